@@ -1,0 +1,11 @@
+# Run with cmake -P: writes OUT, a C++ file defining clvf::kernels::source(name).
+set(body "// Generated from kernels/*.cl and kernels/*.h; do not edit.\n#include \"runtime/kernels.hpp\"\n\nnamespace clvf::kernels {\nnamespace {\nstruct Entry { std::string_view name, text; };\nconstexpr Entry entries[] = {\n")
+string(REPLACE "|" ";" FILES "${FILES}")
+foreach(f ${FILES})
+  file(READ ${f} text)
+  get_filename_component(name ${f} NAME)
+  string(APPEND body "  {\"${name}\", R\"CLVF_KERNEL(${text})CLVF_KERNEL\"},\n")
+endforeach()
+string(APPEND body "};\n}  // namespace\n\nstd::string_view source(std::string_view name) {\n  for (const auto& e : entries)\n    if (e.name == name) return e.text;\n  return {};\n}\n}  // namespace clvf::kernels\n")
+file(WRITE ${OUT}.tmp "${body}")
+file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)

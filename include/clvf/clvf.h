@@ -1,0 +1,138 @@
+/* clvf: OpenCL video filters. The public C API.
+ *
+ * Every call returns a clvf_status; on failure clvf_last_error() gives a message for the calling
+ * thread that names what was wrong and what is allowed. Objects are created and planned once
+ * (all allocation happens there); processing a frame allocates nothing.
+ *
+ * Thread safety: a clvf_device may be shared by threads (its program cache is locked); one
+ * clvf_scale must be used by one thread at a time. */
+#ifndef CLVF_CLVF_H
+#define CLVF_CLVF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+
+#if defined(_WIN32)
+#define CLVF_API __declspec(dllexport)
+#else
+#define CLVF_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CLVF_API_VERSION 1
+
+typedef enum clvf_status {
+  CLVF_OK = 0,
+  CLVF_ERROR_INVALID_ARGUMENT = 1, /* a bad option, size, format or pointer from the caller */
+  CLVF_ERROR_UNSUPPORTED = 2,      /* valid, but not supported here (format, device feature) */
+  CLVF_ERROR_NO_DEVICE = 3,        /* no OpenCL device matches the spec */
+  CLVF_ERROR_OPENCL = 4,           /* an OpenCL call failed; the message names call and error */
+  CLVF_ERROR_IO = 5,               /* a file could not be read or written */
+  CLVF_ERROR_OUT_OF_MEMORY = 6,
+  CLVF_ERROR_INTERNAL = 7
+} clvf_status;
+
+/* The message of the last failed call on this thread ("" when none). */
+CLVF_API const char *clvf_last_error(void);
+
+typedef enum clvf_log_level {
+  CLVF_LOG_ERROR = 0,
+  CLVF_LOG_WARNING = 1,
+  CLVF_LOG_INFO = 2,
+  CLVF_LOG_DEBUG = 3
+} clvf_log_level;
+typedef void (*clvf_log_callback)(void *opaque, clvf_log_level level, const char *message);
+/* Replaces the log sink (default: stderr for warnings and errors). NULL restores the default. */
+CLVF_API void clvf_set_log_callback(clvf_log_callback cb, void *opaque);
+
+/* ---- devices ---- */
+typedef struct clvf_device clvf_device;
+
+/* Opens a device by spec: NULL or "" (the CLVF_DEVICE environment variable, else "default":
+ * the first GPU, else the first device), "cpu", "gpu", "accelerator", "P.D" (platform and device
+ * indices, as clinfo -l lists them), or a case-insensitive part of the platform, vendor or device
+ * name ("pocl", "nvidia", "oclgrind"). When nothing matches, the message lists the devices. */
+CLVF_API clvf_status clvf_device_open(const char *spec, clvf_device **out);
+/* Uses an existing context and device (e.g. FFmpeg's); queue may be NULL (one is created). The
+ * objects are retained, not taken over. */
+CLVF_API clvf_status clvf_device_wrap(cl_context context, cl_device_id device,
+                                      cl_command_queue queue, clvf_device **out);
+CLVF_API void clvf_device_release(clvf_device *device);
+/* "platform / device" for logs; valid while the device lives. */
+CLVF_API const char *clvf_device_name(const clvf_device *device);
+
+/* ---- frames ---- */
+typedef enum clvf_pixel_format {
+  CLVF_PIX_YUV420P = 1, /* 3 planes, 8-bit, chroma (w+1)/2 x (h+1)/2 */
+  CLVF_PIX_NV12 = 2     /* Y plane + interleaved UV plane, 8-bit */
+} clvf_pixel_format;
+
+typedef enum clvf_storage {
+  CLVF_STORAGE_HOST = 1,      /* planes[i].data + pitch in system memory */
+  CLVF_STORAGE_CL_BUFFER = 2, /* planes[i].mem is a cl_mem buffer, + offset + pitch (bytes) */
+  CLVF_STORAGE_CL_IMAGE = 3   /* planes[i].mem is an image2d (CL_R; CL_RG for NV12's UV) */
+} clvf_storage;
+
+/* Chroma sample position of 4:2:0 (H.273 / AVChromaLocation numbering). */
+typedef enum clvf_chroma_location {
+  CLVF_CHROMA_LEFT = 1,   /* MPEG-2, H.264 default: horizontally co-sited, vertically centred */
+  CLVF_CHROMA_CENTER = 2, /* MPEG-1 / JPEG: centred both ways */
+  CLVF_CHROMA_TOPLEFT = 3 /* co-sited both ways */
+} clvf_chroma_location;
+
+typedef struct clvf_plane {
+  void *data;     /* CLVF_STORAGE_HOST */
+  cl_mem mem;     /* CLVF_STORAGE_CL_BUFFER / CL_IMAGE */
+  size_t offset;  /* bytes, buffers only */
+  size_t pitch;   /* bytes per row, host and buffers */
+} clvf_plane;
+
+typedef struct clvf_frame {
+  clvf_storage storage;
+  clvf_plane planes[4];
+} clvf_frame;
+
+/* ---- scale ---- */
+typedef enum clvf_scale_algorithm {
+  CLVF_SCALE_BILINEAR = 1,
+  CLVF_SCALE_BICUBIC = 2
+} clvf_scale_algorithm;
+
+typedef struct clvf_scale_params {
+  uint32_t version; /* CLVF_API_VERSION */
+  clvf_pixel_format format;
+  int src_width, src_height, dst_width, dst_height;
+  clvf_scale_algorithm algorithm;
+  double param_b, param_c; /* bicubic B and C (Mitchell-Netravali); ignored otherwise */
+  clvf_chroma_location chroma_location;
+  clvf_storage src_storage, dst_storage;
+} clvf_scale_params;
+
+/* Fills params with defaults: bicubic B=1/3 C=1/3, left chroma, host storage. */
+CLVF_API void clvf_scale_params_default(clvf_scale_params *params);
+/* Looks up an algorithm by name ("bilinear", "bicubic"); an unknown name is an error whose
+ * message lists the known ones. */
+CLVF_API clvf_status clvf_scale_algorithm_from_name(const char *name, clvf_scale_algorithm *out);
+
+typedef struct clvf_scale clvf_scale;
+/* Validates the parameters, builds (or loads from the binary cache) the kernels and allocates
+ * every buffer a frame needs. */
+CLVF_API clvf_status clvf_scale_create(clvf_device *device, const clvf_scale_params *params,
+                                       clvf_scale **out);
+/* Scales src into dst (storages as given at creation). Returns when dst is complete. */
+CLVF_API clvf_status clvf_scale_process(clvf_scale *scale, const clvf_frame *src,
+                                        const clvf_frame *dst);
+CLVF_API void clvf_scale_release(clvf_scale *scale);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,111 @@
+// The C API: thin handles over the C++ runtime, every call behind api_call().
+#include <cstring>
+#include <memory>
+
+#include "clvf/clvf.h"
+#include "runtime/api_guard.hpp"
+#include "runtime/device.hpp"
+#include "runtime/ops/scale.hpp"
+
+struct clvf_device {
+  std::shared_ptr<clvf::Device> impl;
+};
+struct clvf_scale {
+  std::unique_ptr<clvf::Scale> impl;
+};
+
+namespace clvf {
+namespace {
+thread_local std::string last_error;
+
+template <typename T>
+void require(const T* p, const char* what) {
+  if (!p) throw Error(CLVF_ERROR_INVALID_ARGUMENT, std::string(what) + " must not be NULL");
+}
+}  // namespace
+
+void set_last_error(const std::string& message) { last_error = message; }
+}  // namespace clvf
+
+using clvf::api_call;
+using clvf::require;
+
+extern "C" {
+
+CLVF_API const char* clvf_last_error(void) { return clvf::last_error.c_str(); }
+
+CLVF_API clvf_status clvf_device_open(const char* spec, clvf_device** out) {
+  return api_call([&] {
+    require(out, "clvf_device_open: out");
+    *out = nullptr;
+    auto device = clvf::Device::open(spec ? spec : "");
+    *out = new clvf_device{std::move(device)};
+  });
+}
+
+CLVF_API clvf_status clvf_device_wrap(cl_context context, cl_device_id device, cl_command_queue queue,
+                                      clvf_device** out) {
+  return api_call([&] {
+    require(out, "clvf_device_wrap: out");
+    *out = nullptr;
+    auto d = clvf::Device::wrap(context, device, queue);
+    *out = new clvf_device{std::move(d)};
+  });
+}
+
+CLVF_API void clvf_device_release(clvf_device* device) { delete device; }
+
+CLVF_API const char* clvf_device_name(const clvf_device* device) {
+  return device ? device->impl->name().c_str() : "";
+}
+
+CLVF_API void clvf_scale_params_default(clvf_scale_params* p) {
+  if (!p) return;
+  std::memset(p, 0, sizeof *p);
+  p->version = CLVF_API_VERSION;
+  p->format = CLVF_PIX_YUV420P;
+  p->algorithm = CLVF_SCALE_BICUBIC;
+  p->param_b = 1.0 / 3;
+  p->param_c = 1.0 / 3;
+  p->chroma_location = CLVF_CHROMA_LEFT;
+  p->src_storage = CLVF_STORAGE_HOST;
+  p->dst_storage = CLVF_STORAGE_HOST;
+}
+
+CLVF_API clvf_status clvf_scale_algorithm_from_name(const char* name, clvf_scale_algorithm* out) {
+  return api_call([&] {
+    require(out, "clvf_scale_algorithm_from_name: out");
+    const std::string n = name ? name : "";
+    if (n == "bilinear")
+      *out = CLVF_SCALE_BILINEAR;
+    else if (n == "bicubic")
+      *out = CLVF_SCALE_BICUBIC;
+    else
+      throw clvf::Error(CLVF_ERROR_INVALID_ARGUMENT,
+                        "algorithm '" + n + "' is not known; allowed: bilinear, bicubic");
+  });
+}
+
+CLVF_API clvf_status clvf_scale_create(clvf_device* device, const clvf_scale_params* params, clvf_scale** out) {
+  return api_call([&] {
+    require(out, "clvf_scale_create: out");
+    *out = nullptr;
+    require(device, "clvf_scale_create: device");
+    require(params, "clvf_scale_create: params");
+    auto op = std::make_unique<clvf::Scale>(device->impl, *params);
+    *out = new clvf_scale{std::move(op)};
+  });
+}
+
+CLVF_API clvf_status clvf_scale_process(clvf_scale* scale, const clvf_frame* src, const clvf_frame* dst) {
+  return api_call([&] {
+    require(scale, "clvf_scale_process: scale");
+    require(src, "clvf_scale_process: src");
+    require(dst, "clvf_scale_process: dst");
+    scale->impl->process(*src, *dst);
+  });
+}
+
+CLVF_API void clvf_scale_release(clvf_scale* scale) { delete scale; }
+
+}  // extern "C"

@@ -1,0 +1,41 @@
+// The C API boundary: runs a C++ body, turns every exception into a status and a per-thread
+// message, so no exception crosses into C callers (FFmpeg).
+#pragma once
+#include <new>
+#include <string>
+
+#include "clvf/clvf.h"
+#include "runtime/cl.hpp"
+#include "runtime/error.hpp"
+
+namespace clvf {
+
+void set_last_error(const std::string& message);
+
+template <typename Body>
+clvf_status api_call(Body&& body) {
+  clvf_status status = CLVF_OK;
+  std::string message;
+  try {
+    body();
+    return CLVF_OK;
+  } catch (const Error& e) {
+    status = e.status();
+    message = e.what();
+  } catch (const cl::Error& e) {
+    status = (e.err() == CL_OUT_OF_HOST_MEMORY || e.err() == CL_MEM_OBJECT_ALLOCATION_FAILURE)
+                 ? CLVF_ERROR_OUT_OF_MEMORY
+                 : CLVF_ERROR_OPENCL;
+    message = cl_error_message(e.what(), e.err());
+  } catch (const std::bad_alloc&) {
+    status = CLVF_ERROR_OUT_OF_MEMORY;
+    message = "out of host memory";
+  } catch (const std::exception& e) {
+    status = CLVF_ERROR_INTERNAL;
+    message = std::string("internal error: ") + e.what();
+  }
+  set_last_error(message);
+  return status;
+}
+
+}  // namespace clvf

@@ -1,0 +1,101 @@
+#include "runtime/device.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "runtime/error.hpp"
+#include "runtime/log.hpp"
+
+namespace clvf {
+
+std::vector<std::pair<DeviceEntry, cl::Device>> list_devices() {
+  std::vector<std::pair<DeviceEntry, cl::Device>> out;
+  std::vector<cl::Platform> platforms;
+  cl_uint count = 0;
+  // Asked through the C call: with no ICD installed the loader answers CL_PLATFORM_NOT_FOUND_KHR.
+  if (clGetPlatformIDs(0, nullptr, &count) != CL_SUCCESS || count == 0) return out;
+  cl::Platform::get(&platforms);
+  for (size_t p = 0; p < platforms.size(); ++p) {
+    std::vector<cl::Device> devices;
+    try {
+      platforms[p].getDevices(CL_DEVICE_TYPE_ALL, &devices);
+    } catch (const cl::Error&) {
+      continue;  // a platform without devices
+    }
+    for (size_t d = 0; d < devices.size(); ++d) {
+      DeviceEntry e;
+      e.platform = static_cast<int>(p);
+      e.device = static_cast<int>(d);
+      // c_str(): some loaders (Wine's) report sizes larger than the string.
+      e.platform_name = platforms[p].getInfo<CL_PLATFORM_NAME>().c_str();
+      e.vendor = platforms[p].getInfo<CL_PLATFORM_VENDOR>().c_str();
+      e.device_name = devices[d].getInfo<CL_DEVICE_NAME>().c_str();
+      const auto type = devices[d].getInfo<CL_DEVICE_TYPE>();
+      e.is_cpu = type & CL_DEVICE_TYPE_CPU;
+      e.is_gpu = type & CL_DEVICE_TYPE_GPU;
+      e.is_accelerator = type & CL_DEVICE_TYPE_ACCELERATOR;
+      out.emplace_back(std::move(e), devices[d]);
+    }
+  }
+  return out;
+}
+
+Device::Device(cl::Context context, cl::Device device, cl::CommandQueue queue)
+    : context_(std::move(context)),
+      device_(std::move(device)),
+      queue_(std::move(queue)),
+      cache_(ProgramCache::default_dir()) {
+  const cl::Platform platform(device_.getInfo<CL_DEVICE_PLATFORM>());
+  name_ = fmt::format("{} / {}", platform.getInfo<CL_PLATFORM_NAME>().c_str(),
+                      device_.getInfo<CL_DEVICE_NAME>().c_str());
+  has_images_ = device_.getInfo<CL_DEVICE_IMAGE_SUPPORT>();
+  if (has_images_) context_.getSupportedImageFormats(CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, &image_formats_);
+  log(CLVF_LOG_INFO, "using OpenCL device {}", name_);
+}
+
+std::shared_ptr<Device> Device::open(std::string_view spec_text) {
+  const std::string text = effective_device_spec(spec_text.empty() ? nullptr : std::string(spec_text).c_str());
+  const DeviceSpec spec = parse_device_spec(text);
+  const auto devices = list_devices();
+  std::vector<DeviceEntry> entries;
+  for (const auto& [entry, dev] : devices) entries.push_back(entry);
+  const auto match = match_device(spec, entries);
+  if (!match)
+    throw Error(CLVF_ERROR_NO_DEVICE,
+                fmt::format("no OpenCL device matches '{}'; devices found:\n{}\n"
+                            "specs: default, cpu, gpu, accelerator, P.D, or part of a name",
+                            text, describe_devices(entries)));
+  const auto it = std::find_if(devices.begin(), devices.end(), [&](const auto& d) {
+    return d.first.platform == match->platform && d.first.device == match->device;
+  });
+  cl::Context context(it->second);
+  cl::CommandQueue queue(context, it->second);
+  return std::shared_ptr<Device>(new Device(context, it->second, queue));
+}
+
+std::shared_ptr<Device> Device::wrap(cl_context context, cl_device_id device, cl_command_queue queue) {
+  if (!context || !device)
+    throw Error(CLVF_ERROR_INVALID_ARGUMENT, "clvf_device_wrap: context and device must not be NULL");
+  cl::Context ctx(context, true);
+  cl::Device dev(device, true);
+  cl::CommandQueue q = queue ? cl::CommandQueue(queue, true) : cl::CommandQueue(ctx, dev);
+  return std::shared_ptr<Device>(new Device(ctx, dev, q));
+}
+
+bool Device::supports_image_format(cl_channel_order order, cl_channel_type type) const {
+  return std::any_of(image_formats_.begin(), image_formats_.end(), [&](const cl::ImageFormat& f) {
+    return f.image_channel_order == order && f.image_channel_data_type == type;
+  });
+}
+
+cl::Program Device::program(const std::string& source, const std::string& options) {
+  std::lock_guard lock(programs_mutex_);
+  const auto key = std::make_pair(source, options);
+  if (auto it = programs_.find(key); it != programs_.end()) return it->second;
+  cl::Program program = cache_.build(context_, device_, source, options);
+  programs_.emplace(key, program);
+  return program;
+}
+
+}  // namespace clvf

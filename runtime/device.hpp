@@ -1,0 +1,51 @@
+// An OpenCL device with its context, in-order queue, capabilities and program cache: what every
+// operation is built on. Shared (shared_ptr) by the operations created on it.
+#pragma once
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/cl.hpp"
+#include "runtime/device_spec.hpp"
+#include "runtime/program_cache.hpp"
+
+namespace clvf {
+
+class Device {
+ public:
+  // Throws Error(NO_DEVICE) listing the devices found when the spec matches none.
+  static std::shared_ptr<Device> open(std::string_view spec);
+  static std::shared_ptr<Device> wrap(cl_context context, cl_device_id device, cl_command_queue queue);
+
+  const cl::Context& context() const { return context_; }
+  const cl::Device& device() const { return device_; }
+  const cl::CommandQueue& queue() const { return queue_; }
+  const std::string& name() const { return name_; }
+  bool has_images() const { return has_images_; }
+  bool supports_image_format(cl_channel_order order, cl_channel_type type) const;
+
+  // The program for source + options, built once per device and kept (memory, then disk cache).
+  cl::Program program(const std::string& source, const std::string& options);
+  ProgramCache& cache() { return cache_; }
+
+ private:
+  Device(cl::Context context, cl::Device device, cl::CommandQueue queue);
+
+  cl::Context context_;
+  cl::Device device_;
+  cl::CommandQueue queue_;
+  std::string name_;
+  bool has_images_ = false;
+  std::vector<cl::ImageFormat> image_formats_;
+  ProgramCache cache_;
+  std::mutex programs_mutex_;
+  std::map<std::pair<std::string, std::string>, cl::Program> programs_;
+};
+
+// Every device of every platform, in clinfo -l order.
+std::vector<std::pair<DeviceEntry, cl::Device>> list_devices();
+
+}  // namespace clvf

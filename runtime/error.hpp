@@ -1,0 +1,26 @@
+#pragma once
+#include <stdexcept>
+#include <string>
+
+#include "clvf/clvf.h"
+
+namespace clvf {
+
+// Every failure inside the library is an Error; the C API turns it into a status + message.
+class Error : public std::runtime_error {
+ public:
+  Error(clvf_status status, const std::string& message)
+      : std::runtime_error(message), status_(status) {}
+  clvf_status status() const { return status_; }
+
+ private:
+  clvf_status status_;
+};
+
+// "CL_INVALID_VALUE" for -30; "unknown OpenCL error" for codes outside the standard table.
+const char* cl_error_name(int code);
+// "clBuildProgram: CL_BUILD_PROGRAM_FAILURE (-11)"
+std::string cl_error_message(const char* call, int code);
+[[noreturn]] void throw_cl(const char* call, int code);
+
+}  // namespace clvf

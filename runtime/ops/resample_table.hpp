@@ -1,0 +1,38 @@
+// Resampling filters and the per-output weight tables the scale kernels consume.
+#pragma once
+#include <vector>
+
+#include "clvf/clvf.h"
+
+namespace clvf {
+
+struct ResampleFilter {
+  clvf_scale_algorithm algorithm;
+  double b = 1.0 / 3, c = 1.0 / 3;  // bicubic only
+  double support() const;            // half-width of the unscaled filter
+  double operator()(double x) const;
+};
+
+// How one plane axis maps: output sample o sits at source position
+//   ((o * subsampling + siting + 0.5) * ratio - 0.5 - siting) / subsampling
+// in source sample units, where ratio = luma source size / luma destination size and siting is
+// the chroma sample's offset from the subsampled grid in luma samples (0 co-sited, 0.5 centred).
+struct AxisMapping {
+  int src_size = 0, dst_size = 0;
+  double ratio = 1.0;
+  int subsampling = 1;
+  double siting = 0.0;
+  double source_position(int o) const;
+};
+
+// For each output sample: the first source index and `taps` normalised weights. Source indices
+// outside [0, src_size) are clamped to the edge by the kernels.
+struct ResampleTable {
+  int taps = 0;
+  std::vector<int> offsets;
+  std::vector<float> weights;  // dst_size * taps
+};
+
+ResampleTable build_resample_table(const ResampleFilter& filter, const AxisMapping& axis);
+
+}  // namespace clvf

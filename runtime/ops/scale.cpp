@@ -1,0 +1,195 @@
+#include "runtime/ops/scale.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "runtime/error.hpp"
+#include "runtime/kernels.hpp"
+#include "runtime/ops/resample_table.hpp"
+
+namespace clvf {
+namespace {
+
+constexpr int kMaxSize = 16384;
+
+[[noreturn]] void invalid(const std::string& message) { throw Error(CLVF_ERROR_INVALID_ARGUMENT, message); }
+
+bool is_storage(clvf_storage s) {
+  return s == CLVF_STORAGE_HOST || s == CLVF_STORAGE_CL_BUFFER || s == CLVF_STORAGE_CL_IMAGE;
+}
+
+template <typename T>
+cl::Buffer upload(const cl::Context& ctx, const std::vector<T>& v) {
+  return cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * sizeof(T), const_cast<T*>(v.data()));
+}
+
+}  // namespace
+
+void validate_scale_params(const clvf_scale_params& p) {
+  if (p.version != CLVF_API_VERSION)
+    invalid(fmt::format("scale: params.version is {}, this library speaks version {}", p.version, CLVF_API_VERSION));
+  if (p.format != CLVF_PIX_NV12 && p.format != CLVF_PIX_YUV420P)
+    invalid(fmt::format("scale: format {} is not supported; allowed: nv12, yuv420p", static_cast<int>(p.format)));
+  const auto check_size = [](const char* name, int v) {
+    if (v < 1 || v > kMaxSize) invalid(fmt::format("scale: {} is {}; allowed: 1 to {}", name, v, kMaxSize));
+  };
+  check_size("source width", p.src_width);
+  check_size("source height", p.src_height);
+  check_size("destination width", p.dst_width);
+  check_size("destination height", p.dst_height);
+  if (p.algorithm != CLVF_SCALE_BILINEAR && p.algorithm != CLVF_SCALE_BICUBIC)
+    invalid(fmt::format("scale: algorithm {} is not known; allowed: bilinear, bicubic", static_cast<int>(p.algorithm)));
+  if (p.algorithm == CLVF_SCALE_BICUBIC) {
+    if (!std::isfinite(p.param_b) || p.param_b < 0 || p.param_b > 1)
+      invalid(fmt::format("scale: bicubic B (param0) is {}; allowed: 0 to 1", p.param_b));
+    if (!std::isfinite(p.param_c) || p.param_c < 0 || p.param_c > 1)
+      invalid(fmt::format("scale: bicubic C (param1) is {}; allowed: 0 to 1", p.param_c));
+  }
+  if (p.chroma_location != CLVF_CHROMA_LEFT && p.chroma_location != CLVF_CHROMA_CENTER &&
+      p.chroma_location != CLVF_CHROMA_TOPLEFT)
+    invalid(fmt::format("scale: chroma location {} is not known; allowed: left, center, topleft",
+                        static_cast<int>(p.chroma_location)));
+  if (!is_storage(p.src_storage) || !is_storage(p.dst_storage))
+    invalid("scale: storage must be CLVF_STORAGE_HOST, CLVF_STORAGE_CL_BUFFER or CLVF_STORAGE_CL_IMAGE");
+}
+
+Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params)
+    : device_(std::move(device)), params_(params) {
+  validate_scale_params(params_);
+  const bool uses_images = params_.src_storage == CLVF_STORAGE_CL_IMAGE || params_.dst_storage == CLVF_STORAGE_CL_IMAGE;
+  if (uses_images) {
+    if (!device_->supports_image_format(CL_R, CL_UNORM_INT8))
+      throw Error(CLVF_ERROR_UNSUPPORTED,
+                  fmt::format("scale: device {} has no CL_R/CL_UNORM_INT8 images; use buffer or host storage",
+                              device_->name()));
+    if (params_.format == CLVF_PIX_NV12 && !device_->supports_image_format(CL_RG, CL_UNORM_INT8))
+      throw Error(CLVF_ERROR_UNSUPPORTED,
+                  fmt::format("scale: NV12 in images needs CL_RG/CL_UNORM_INT8 images, which device {} lacks; "
+                              "use buffer or host storage, or yuv420p",
+                              device_->name()));
+  }
+  planes_.resize(params_.format == CLVF_PIX_NV12 ? 2 : 3);
+  size_t tmp_bytes = 0;
+  for (size_t i = 0; i < planes_.size(); ++i) {
+    Plane& pl = planes_[i];
+    const bool chroma = i > 0;
+    pl.channels = (params_.format == CLVF_PIX_NV12 && chroma) ? 2 : 1;
+    pl.src_w = chroma ? (params_.src_width + 1) / 2 : params_.src_width;
+    pl.src_h = chroma ? (params_.src_height + 1) / 2 : params_.src_height;
+    pl.dst_w = chroma ? (params_.dst_width + 1) / 2 : params_.dst_width;
+    pl.dst_h = chroma ? (params_.dst_height + 1) / 2 : params_.dst_height;
+    tmp_bytes = std::max(tmp_bytes, sizeof(float) * pl.channels * pl.dst_w * pl.src_h);
+  }
+  tmp_ = cl::Buffer(device_->context(), CL_MEM_READ_WRITE, tmp_bytes);
+  for (size_t i = 0; i < planes_.size(); ++i) plan_plane(planes_[i], i > 0);
+}
+
+void Scale::plan_plane(Plane& pl, bool chroma) {
+  const ResampleFilter filter{params_.algorithm, params_.param_b, params_.param_c};
+  const double h_siting = chroma && params_.chroma_location == CLVF_CHROMA_CENTER ? 0.5 : 0.0;
+  const double v_siting = chroma && params_.chroma_location != CLVF_CHROMA_TOPLEFT ? 0.5 : 0.0;
+  const int sub = chroma ? 2 : 1;
+  const AxisMapping h_axis{pl.src_w, pl.dst_w, double(params_.src_width) / params_.dst_width, sub, h_siting};
+  const AxisMapping v_axis{pl.src_h, pl.dst_h, double(params_.src_height) / params_.dst_height, sub, v_siting};
+  const auto ht = build_resample_table(filter, h_axis);
+  const auto vt = build_resample_table(filter, v_axis);
+  const auto& ctx = device_->context();
+  pl.h_offsets = upload(ctx, ht.offsets);
+  pl.h_weights = upload(ctx, ht.weights);
+  pl.v_offsets = upload(ctx, vt.offsets);
+  pl.v_weights = upload(ctx, vt.weights);
+  pl.h_taps = ht.taps;
+  pl.v_taps = vt.taps;
+
+  const std::string source = std::string(kernels::source("plane.h")) + std::string(kernels::source("scale.cl"));
+  const auto options = [&](bool src_image, bool dst_image) {
+    return fmt::format("-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={}", pl.channels, int(src_image),
+                       int(dst_image));
+  };
+  const bool src_image = params_.src_storage == CLVF_STORAGE_CL_IMAGE;
+  const bool dst_image = params_.dst_storage == CLVF_STORAGE_CL_IMAGE;
+  // Pass 1 reads the source plane, pass 2 writes the destination plane; each program variant
+  // fixes only the storage its pass touches.
+  pl.h = cl::Kernel(device_->program(source, options(src_image, false)), "scale_h");
+  pl.v = cl::Kernel(device_->program(source, options(false, dst_image)), "scale_v");
+
+  const size_t src_row = size_t(pl.src_w) * pl.channels, dst_row = size_t(pl.dst_w) * pl.channels;
+  if (params_.src_storage == CLVF_STORAGE_HOST)
+    pl.src_staging = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_HOST_WRITE_ONLY, src_row * pl.src_h);
+  if (params_.dst_storage == CLVF_STORAGE_HOST)
+    pl.dst_staging = cl::Buffer(ctx, CL_MEM_WRITE_ONLY | CL_MEM_HOST_READ_ONLY, dst_row * pl.dst_h);
+
+  // Arguments after the plane's own (which a frame supplies) never change.
+  const cl_uint h_first = src_image ? 1 : 3;
+  pl.h.setArg(h_first, pl.src_w);
+  pl.h.setArg(h_first + 1, tmp_);
+  pl.h.setArg(h_first + 2, pl.dst_w);
+  pl.h.setArg(h_first + 3, pl.dst_w);
+  pl.h.setArg(h_first + 4, pl.src_h);
+  pl.h.setArg(h_first + 5, pl.h_offsets);
+  pl.h.setArg(h_first + 6, pl.h_weights);
+  pl.h.setArg(h_first + 7, pl.h_taps);
+  pl.v.setArg(0, tmp_);
+  pl.v.setArg(1, pl.dst_w);
+  pl.v.setArg(2, pl.src_h);
+  const cl_uint v_first = dst_image ? 4 : 6;
+  pl.v.setArg(v_first, pl.dst_w);
+  pl.v.setArg(v_first + 1, pl.dst_h);
+  pl.v.setArg(v_first + 2, pl.v_offsets);
+  pl.v.setArg(v_first + 3, pl.v_weights);
+  pl.v.setArg(v_first + 4, pl.v_taps);
+}
+
+void Scale::set_plane_arg(cl::Kernel& k, cl_uint index, clvf_storage storage, const clvf_plane& p,
+                          const cl::Buffer& staging, size_t row_bytes, const char* which) {
+  switch (storage) {
+    case CLVF_STORAGE_HOST:
+      if (!p.data || p.pitch < row_bytes)
+        invalid(fmt::format("scale: {} host plane needs data and a pitch of at least {} bytes", which, row_bytes));
+      k.setArg(index, staging);
+      k.setArg(index + 1, 0);
+      k.setArg(index + 2, static_cast<int>(row_bytes));
+      return;
+    case CLVF_STORAGE_CL_BUFFER:
+      if (!p.mem || p.pitch < row_bytes || p.pitch > INT32_MAX || p.offset > INT32_MAX)
+        invalid(fmt::format("scale: {} buffer plane needs a cl_mem and a pitch of at least {} bytes", which, row_bytes));
+      k.setArg(index, sizeof(cl_mem), &p.mem);
+      k.setArg(index + 1, static_cast<int>(p.offset));
+      k.setArg(index + 2, static_cast<int>(p.pitch));
+      return;
+    case CLVF_STORAGE_CL_IMAGE:
+      if (!p.mem) invalid(fmt::format("scale: {} image plane is NULL", which));
+      k.setArg(index, sizeof(cl_mem), &p.mem);
+      return;
+  }
+}
+
+void Scale::process(const clvf_frame& src, const clvf_frame& dst) {
+  if (src.storage != params_.src_storage || dst.storage != params_.dst_storage)
+    invalid("scale: frame storage differs from the storage the operation was created for");
+  // Everything is checked before anything is enqueued, so a bad frame leaves dst untouched.
+  for (size_t i = 0; i < planes_.size(); ++i) {
+    Plane& pl = planes_[i];
+    const size_t src_row = size_t(pl.src_w) * pl.channels, dst_row = size_t(pl.dst_w) * pl.channels;
+    set_plane_arg(pl.h, 0, src.storage, src.planes[i], pl.src_staging, src_row, "source");
+    set_plane_arg(pl.v, 3, dst.storage, dst.planes[i], pl.dst_staging, dst_row, "destination");
+  }
+  const auto& q = device_->queue();
+  for (size_t i = 0; i < planes_.size(); ++i) {
+    Plane& pl = planes_[i];
+    const size_t src_row = size_t(pl.src_w) * pl.channels, dst_row = size_t(pl.dst_w) * pl.channels;
+    if (src.storage == CLVF_STORAGE_HOST)
+      q.enqueueWriteBufferRect(pl.src_staging, CL_FALSE, {0, 0, 0}, {0, 0, 0}, {src_row, size_t(pl.src_h), 1},
+                               src_row, 0, src.planes[i].pitch, 0, src.planes[i].data);
+    q.enqueueNDRangeKernel(pl.h, cl::NullRange, cl::NDRange(pl.dst_w, pl.src_h));
+    q.enqueueNDRangeKernel(pl.v, cl::NullRange, cl::NDRange(pl.dst_w, pl.dst_h));
+    if (dst.storage == CLVF_STORAGE_HOST)
+      q.enqueueReadBufferRect(pl.dst_staging, CL_FALSE, {0, 0, 0}, {0, 0, 0}, {dst_row, size_t(pl.dst_h), 1},
+                              dst_row, 0, dst.planes[i].pitch, 0, dst.planes[i].data);
+  }
+  q.finish();
+}
+
+}  // namespace clvf

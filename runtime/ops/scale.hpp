@@ -1,0 +1,40 @@
+// The scale operation: validated and planned once (tables, programs, buffers), then run per
+// frame without allocating. Serves the C API and, through it, the FFmpeg filter.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "clvf/clvf.h"
+#include "runtime/cl.hpp"
+#include "runtime/device.hpp"
+
+namespace clvf {
+
+// Throws Error(INVALID_ARGUMENT) naming the bad field and what is allowed.
+void validate_scale_params(const clvf_scale_params& p);
+
+class Scale {
+ public:
+  Scale(std::shared_ptr<Device> device, const clvf_scale_params& params);
+  void process(const clvf_frame& src, const clvf_frame& dst);
+
+ private:
+  struct Plane {
+    int channels = 1;
+    int src_w = 0, src_h = 0, dst_w = 0, dst_h = 0;
+    cl::Buffer h_offsets, h_weights, v_offsets, v_weights;
+    int h_taps = 0, v_taps = 0;
+    cl::Kernel h, v;
+    cl::Buffer src_staging, dst_staging;  // host storage only
+  };
+  void plan_plane(Plane& plane, bool chroma);
+  void set_plane_arg(cl::Kernel& k, cl_uint index, clvf_storage storage, const clvf_plane& p,
+                     const cl::Buffer& staging, size_t row_bytes, const char* which);
+
+  std::shared_ptr<Device> device_;
+  clvf_scale_params params_;
+  std::vector<Plane> planes_;
+  cl::Buffer tmp_;
+};
+
+}  // namespace clvf

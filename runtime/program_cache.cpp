@@ -1,0 +1,158 @@
+#include "runtime/program_cache.hpp"
+
+#include <fmt/format.h>
+#include <xxhash.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "runtime/error.hpp"
+#include "runtime/log.hpp"
+
+namespace clvf {
+namespace {
+
+constexpr char kMagic[8] = {'C', 'L', 'V', 'F', 'B', 'I', 'N', '1'};
+
+std::string cache_key(const cl::Device& device, const std::string& source, const std::string& options) {
+  const cl::Platform platform(device.getInfo<CL_DEVICE_PLATFORM>());
+  const XXH128_hash_t h = XXH3_128bits(source.data(), source.size());
+  return fmt::format("platform={}|{}\ndevice={}|{}\ndriver={}\noptions={}\nsource={:016x}{:016x}\n",
+                     platform.getInfo<CL_PLATFORM_NAME>(), platform.getInfo<CL_PLATFORM_VERSION>(),
+                     device.getInfo<CL_DEVICE_NAME>(), device.getInfo<CL_DEVICE_VERSION>(),
+                     device.getInfo<CL_DRIVER_VERSION>(), options, h.high64, h.low64);
+}
+
+std::string file_name(const std::string& key) {
+  const XXH128_hash_t h = XXH3_128bits(key.data(), key.size());
+  return fmt::format("{:016x}{:016x}.clbin", h.high64, h.low64);
+}
+
+void put_u64(std::string& out, uint64_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); }
+
+bool get_u64(const std::string& in, size_t& pos, uint64_t& v) {
+  if (in.size() - pos < sizeof v) return false;
+  std::memcpy(&v, in.data() + pos, sizeof v);
+  pos += sizeof v;
+  return true;
+}
+
+// The binary stored for key, or nullopt when the file is missing, foreign or damaged.
+std::optional<std::vector<unsigned char>> read_entry(const std::filesystem::path& path, const std::string& key,
+                                                     bool& present) {
+  std::ifstream in(path, std::ios::binary);
+  present = static_cast<bool>(in);
+  if (!in) return std::nullopt;
+  const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t pos = sizeof kMagic;
+  uint64_t key_len = 0, size = 0, checksum = 0;
+  if (data.size() < pos || std::memcmp(data.data(), kMagic, sizeof kMagic) != 0) return std::nullopt;
+  if (!get_u64(data, pos, key_len) || data.size() - pos < key_len || data.compare(pos, key_len, key) != 0)
+    return std::nullopt;
+  pos += key_len;
+  if (!get_u64(data, pos, size) || !get_u64(data, pos, checksum) || data.size() - pos != size || size == 0)
+    return std::nullopt;
+  if (XXH3_64bits(data.data() + pos, size) != checksum) return std::nullopt;
+  return std::vector<unsigned char>(data.begin() + pos, data.end());
+}
+
+void write_entry(const std::filesystem::path& dir, const std::filesystem::path& path, const std::string& key,
+                 const std::vector<unsigned char>& binary) {
+  std::string data(kMagic, sizeof kMagic);
+  put_u64(data, key.size());
+  data += key;
+  put_u64(data, binary.size());
+  put_u64(data, XXH3_64bits(binary.data(), binary.size()));
+  data.append(reinterpret_cast<const char*>(binary.data()), binary.size());
+
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const auto tmp = path.string() + fmt::format(".tmp{:x}", std::random_device{}());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out.write(data.data(), static_cast<std::streamsize>(data.size()));
+    out.close();
+    if (!out) {
+      std::filesystem::remove(tmp, ec);
+      log(CLVF_LOG_WARNING, "program cache: cannot write {} (kernels will be compiled again next time)",
+          tmp);
+      return;
+    }
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    log(CLVF_LOG_WARNING, "program cache: cannot write {}: {}", path.string(), ec.message());
+  }
+}
+
+cl::Program build_program(cl::Program program, const cl::Device& device, const std::string& options) {
+  try {
+    program.build({device}, options.c_str());
+  } catch (const cl::Error& e) {
+    std::string build_log;
+    try {
+      build_log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
+    } catch (const cl::Error&) {
+    }
+    throw Error(CLVF_ERROR_OPENCL, cl_error_message("clBuildProgram", e.err()) +
+                                       (build_log.empty() ? "" : "\nbuild log:\n" + build_log));
+  }
+  return program;
+}
+
+}  // namespace
+
+ProgramCache::ProgramCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
+
+std::filesystem::path ProgramCache::default_dir() {
+  if (const char* d = std::getenv("CLVF_CACHE_DIR"); d && *d) return d;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::filesystem::path(x) / "clvf";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::filesystem::path(h) / ".cache" / "clvf";
+  return {};
+}
+
+ProgramCache::Stats ProgramCache::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+std::filesystem::path ProgramCache::entry_path(const cl::Device& device, const std::string& source,
+                                               const std::string& options) const {
+  return dir_ / file_name(cache_key(device, source, options));
+}
+
+cl::Program ProgramCache::build(const cl::Context& context, const cl::Device& device, const std::string& source,
+                                const std::string& options) {
+  if (dir_.empty()) return build_program(cl::Program(context, source), device, options);
+
+  const std::string key = cache_key(device, source, options);
+  const auto path = dir_ / file_name(key);
+  bool present = false;
+  if (auto binary = read_entry(path, key, present)) {
+    try {
+      cl::Program program(context, {device}, cl::Program::Binaries{*binary});
+      program.build({device}, options.c_str());
+      std::lock_guard lock(mutex_);
+      ++stats_.hits;
+      return program;
+    } catch (const cl::Error& e) {
+      log(CLVF_LOG_WARNING, "program cache: entry {} was not accepted by the driver ({}); rebuilding",
+          path.string(), cl_error_message("clBuildProgram", e.err()));
+    }
+  } else if (present) {
+    log(CLVF_LOG_WARNING, "program cache: entry {} is damaged or foreign; rebuilding", path.string());
+  }
+
+  cl::Program program = build_program(cl::Program(context, source), device, options);
+  const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+  if (!binaries.empty() && !binaries.front().empty()) write_entry(dir_, path, key, binaries.front());
+  std::lock_guard lock(mutex_);
+  ++(present ? stats_.rejected : stats_.misses);
+  return program;
+}
+
+}  // namespace clvf

@@ -28,7 +28,8 @@ __constant sampler_t clvf_nearest =
 
 #if SRC_IMAGE
 #define SRC_PLANE __read_only image2d_t src
-#define SRC_LOAD(x, y) (PIX_FROM_F4(read_imagef(src, clvf_nearest, (int2)((x), (y)))) * 255.0f)
+// rint: v / 255 * 255 is not always exactly v in float; the sample is an integer.
+#define SRC_LOAD(x, y) rint(PIX_FROM_F4(read_imagef(src, clvf_nearest, (int2)((x), (y)))) * 255.0f)
 #else
 #define SRC_PLANE __global const uchar *src, int src_offset, int src_pitch
 #define SRC_LOAD(x, y) BUF_LOAD(src + src_offset + (size_t)(y) * src_pitch, (x))
@@ -36,8 +37,10 @@ __constant sampler_t clvf_nearest =
 
 #if DST_IMAGE
 #define DST_PLANE __write_only image2d_t dst
+// Rounded here (half to even, as the buffer path's convert_*_sat_rte) so that both paths give
+// identical bytes whatever rounding the device's UNORM conversion applies to ties.
 #define DST_STORE(x, y, p) \
-  write_imagef(dst, (int2)((x), (y)), PIX_TO_F4(clamp((p), 0.0f, 255.0f) * (1.0f / 255.0f)))
+  write_imagef(dst, (int2)((x), (y)), PIX_TO_F4(rint(clamp((p), 0.0f, 255.0f)) * (1.0f / 255.0f)))
 #else
 #define DST_PLANE __global uchar *dst, int dst_offset, int dst_pitch
 #define DST_STORE(x, y, p) BUF_STORE(dst + dst_offset + (size_t)(y) * dst_pitch, (x), (p))

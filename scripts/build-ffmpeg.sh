@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Fetches Debian's FFmpeg 5.1 source (apt-get source, into .deps/), applies clvf's registration
+# patches, links the filter glue from filters/ and builds FFmpeg against build/lib/libclvf.so.
+# Result: build/bin/ffmpeg and build/bin/ffprobe. Incremental: a re-run only rebuilds what changed.
+#
+# FFMPEG_SRC=/path/to/ffmpeg-5.1 uses a tree of your own instead of fetching Debian's.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${CLVF_BUILD_DIR:-$ROOT/build}
+DEPS=$ROOT/.deps
+SRC=${FFMPEG_SRC:-$DEPS/ffmpeg}
+OBJ=$BUILD/ffmpeg
+JOBS=$(nproc)
+
+if [ ! -f "$SRC/configure" ]; then
+  [ -z "${FFMPEG_SRC:-}" ] || { echo "build-ffmpeg: FFMPEG_SRC=$SRC has no configure script" >&2; exit 1; }
+  echo "build-ffmpeg: fetching FFmpeg source with apt-get source"
+  rm -rf "$DEPS/fetch" && mkdir -p "$DEPS/fetch"
+  (cd "$DEPS/fetch" && apt-get source -qq ffmpeg >/dev/null 2>"$DEPS/fetch/apt.log") \
+    || { cat "$DEPS/fetch/apt.log" >&2; exit 1; }
+  dir=$(find "$DEPS/fetch" -maxdepth 1 -type d -name 'ffmpeg-*' | head -n1)
+  rm -rf "$SRC" && mv "$dir" "$SRC" && rm -rf "$DEPS/fetch"
+fi
+
+for p in "$ROOT"/filters/ffmpeg-5.1/*.patch; do
+  if patch -d "$SRC" -p1 -R --dry-run -s -f < "$p" >/dev/null 2>&1; then
+    continue  # already applied
+  fi
+  echo "build-ffmpeg: applying $(basename "$p")"
+  patch -d "$SRC" -p1 -s -f < "$p"
+done
+for f in "$ROOT"/filters/vf_*.c; do
+  ln -sf "$f" "$SRC/libavfilter/$(basename "$f")"
+done
+
+CC="gcc"; CXX="g++"
+if command -v ccache >/dev/null; then CC="ccache gcc"; CXX="ccache g++"; fi
+
+CONFIG=(
+  --prefix="$OBJ/install" --cc="$CC" --cxx="$CXX"
+  --disable-doc --disable-ffplay --disable-debug --enable-gpl --enable-version3
+  --disable-everything --disable-autodetect --enable-pthreads --enable-zlib
+  --enable-opencl --enable-libx264 --enable-libdav1d --enable-libzimg
+  --enable-decoder=h264,hevc,vp9,libdav1d,rawvideo,wrapped_avframe,png,mjpeg
+  --enable-encoder=libx264,rawvideo,wrapped_avframe,ffv1
+  --enable-parser=h264,hevc,vp9,av1,mjpeg,png
+  --enable-demuxer=mov,matroska,mpegts,nut,yuv4mpegpipe,rawvideo,h264,hevc,ivf,image2,lavfi
+  --enable-muxer=mp4,mov,matroska,mpegts,nut,yuv4mpegpipe,rawvideo,null,framemd5,h264
+  --enable-protocol=file,pipe
+  --enable-bsfs --enable-indev=lavfi
+  --enable-filter=scale,zscale,format,hwupload,hwdownload,null,testsrc,testsrc2,color,psnr,ssim,split,noise,setpts,trim,nlmeans,nlmeans_opencl,fps,scale_clvf,nullsink,buffer,buffersink,aresample,anull
+  --extra-cflags="-I$ROOT/include"
+  --extra-ldflags="-L$BUILD/lib -Wl,-rpath,$BUILD/lib"
+  --extra-libs="-lclvf"
+)
+stamp="$(printf '%s\n' "${CONFIG[@]}" "$(cat "$ROOT"/filters/ffmpeg-5.1/*.patch)" | sha256sum | cut -c1-16)"
+mkdir -p "$OBJ" "$BUILD/bin"
+if [ ! -f "$OBJ/config.h" ] || [ "$(cat "$OBJ/.clvf-config" 2>/dev/null)" != "$stamp" ]; then
+  echo "build-ffmpeg: configure"
+  (cd "$OBJ" && "$SRC/configure" "${CONFIG[@]}" > configure.log 2>&1) \
+    || { tail -30 "$OBJ/configure.log" >&2; exit 1; }
+  echo "$stamp" > "$OBJ/.clvf-config"
+fi
+grep -qs "CONFIG_SCALE_CLVF_FILTER 1" "$OBJ/config.h" "$OBJ/config_components.h" \
+  || { echo "build-ffmpeg: configure did not enable scale_clvf" >&2; exit 1; }
+echo "build-ffmpeg: make -j$JOBS"
+make -C "$OBJ" -j"$JOBS" ffmpeg ffprobe > "$OBJ/make.log" 2>&1 || { grep -E 'error|Error' -A3 "$OBJ/make.log" | head -40 >&2; exit 1; }
+cp -f "$OBJ/ffmpeg" "$OBJ/ffprobe" "$BUILD/bin/"
+echo "build-ffmpeg: $BUILD/bin/ffmpeg ready"

@@ -14,6 +14,7 @@
 #include "clvf/clvf.h"
 #include "reference_scale.hpp"
 #include "runtime/device.hpp"
+#include "test_device.hpp"
 #include "test_frames.hpp"
 
 namespace clvf::test {
@@ -69,8 +70,7 @@ std::vector<Case> make_cases(clvf_storage storage) {
 class ScaleChecker : public ::testing::TestWithParam<clvf_storage> {
  protected:
   void SetUp() override {
-    const char* spec = std::getenv("CLVF_TEST_DEVICE");
-    device_ = Device::open(spec ? spec : "pocl");
+    device_ = open_test_device();
     ASSERT_EQ(clvf_device_wrap(device_->context()(), device_->device()(), device_->queue()(), &handle_), CLVF_OK)
         << clvf_last_error();
   }

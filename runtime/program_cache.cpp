@@ -4,6 +4,7 @@
 #include <xxhash.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <optional>
 #include <random>

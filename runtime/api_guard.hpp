@@ -23,9 +23,7 @@ clvf_status api_call(Body&& body) {
     status = e.status();
     message = e.what();
   } catch (const cl::Error& e) {
-    status = (e.err() == CL_OUT_OF_HOST_MEMORY || e.err() == CL_MEM_OBJECT_ALLOCATION_FAILURE)
-                 ? CLVF_ERROR_OUT_OF_MEMORY
-                 : CLVF_ERROR_OPENCL;
+    status = cl_error_status(e.err());
     message = cl_error_message(e.what(), e.err());
   } catch (const std::bad_alloc&) {
     status = CLVF_ERROR_OUT_OF_MEMORY;

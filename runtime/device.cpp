@@ -49,8 +49,7 @@ Device::Device(cl::Context context, cl::Device device, cl::CommandQueue queue)
   const cl::Platform platform(device_.getInfo<CL_DEVICE_PLATFORM>());
   name_ = fmt::format("{} / {}", platform.getInfo<CL_PLATFORM_NAME>().c_str(),
                       device_.getInfo<CL_DEVICE_NAME>().c_str());
-  has_images_ = device_.getInfo<CL_DEVICE_IMAGE_SUPPORT>();
-  if (has_images_) context_.getSupportedImageFormats(CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, &image_formats_);
+  if (device_.getInfo<CL_DEVICE_IMAGE_SUPPORT>()) context_.getSupportedImageFormats(CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, &image_formats_);
   log(CLVF_LOG_INFO, "using OpenCL device {}", name_);
 }
 

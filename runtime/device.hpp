@@ -24,12 +24,10 @@ class Device {
   const cl::Device& device() const { return device_; }
   const cl::CommandQueue& queue() const { return queue_; }
   const std::string& name() const { return name_; }
-  bool has_images() const { return has_images_; }
   bool supports_image_format(cl_channel_order order, cl_channel_type type) const;
 
   // The program for source + options, built once per device and kept (memory, then disk cache).
   cl::Program program(const std::string& source, const std::string& options);
-  ProgramCache& cache() { return cache_; }
 
  private:
   Device(cl::Context context, cl::Device device, cl::CommandQueue queue);
@@ -38,7 +36,6 @@ class Device {
   cl::Device device_;
   cl::CommandQueue queue_;
   std::string name_;
-  bool has_images_ = false;
   std::vector<cl::ImageFormat> image_formats_;
   ProgramCache cache_;
   std::mutex programs_mutex_;

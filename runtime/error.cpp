@@ -81,11 +81,9 @@ std::string cl_error_message(const char* call, int code) {
   return fmt::format("{}: {} ({})", call, cl_error_name(code), code);
 }
 
-void throw_cl(const char* call, int code) {
-  const clvf_status status = (code == CL_OUT_OF_HOST_MEMORY || code == CL_MEM_OBJECT_ALLOCATION_FAILURE)
-                                 ? CLVF_ERROR_OUT_OF_MEMORY
-                                 : CLVF_ERROR_OPENCL;
-  throw Error(status, cl_error_message(call, code));
+clvf_status cl_error_status(int code) {
+  return (code == CL_OUT_OF_HOST_MEMORY || code == CL_MEM_OBJECT_ALLOCATION_FAILURE) ? CLVF_ERROR_OUT_OF_MEMORY
+                                                                                     : CLVF_ERROR_OPENCL;
 }
 
 }  // namespace clvf

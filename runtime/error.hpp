@@ -21,6 +21,7 @@ class Error : public std::runtime_error {
 const char* cl_error_name(int code);
 // "clBuildProgram: CL_BUILD_PROGRAM_FAILURE (-11)"
 std::string cl_error_message(const char* call, int code);
-[[noreturn]] void throw_cl(const char* call, int code);
+// CLVF_ERROR_OUT_OF_MEMORY for the allocation failures, CLVF_ERROR_OPENCL for the rest.
+clvf_status cl_error_status(int code);
 
 }  // namespace clvf

@@ -99,7 +99,7 @@ cl::Program build_program(cl::Program program, const cl::Device& device, const s
       build_log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device);
     } catch (const cl::Error&) {
     }
-    throw Error(CLVF_ERROR_OPENCL, cl_error_message("clBuildProgram", e.err()) +
+    throw Error(cl_error_status(e.err()), cl_error_message("clBuildProgram", e.err()) +
                                        (build_log.empty() ? "" : "\nbuild log:\n" + build_log));
   }
   return program;

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "runtime/device_spec.hpp"
+#include "runtime/cl.hpp"
 #include "runtime/error.hpp"
 
 namespace clvf {
@@ -79,11 +80,9 @@ TEST(Errors, NameTheCallAndTheError) {
   EXPECT_STREQ(cl_error_name(-11), "CL_BUILD_PROGRAM_FAILURE");
   EXPECT_STREQ(cl_error_name(12345), "unknown OpenCL error");
   EXPECT_EQ(cl_error_message("clCreateBuffer", -61), "clCreateBuffer: CL_INVALID_BUFFER_SIZE (-61)");
-  try {
-    throw_cl("clCreateBuffer", CL_OUT_OF_HOST_MEMORY);
-  } catch (const Error& e) {
-    EXPECT_EQ(e.status(), CLVF_ERROR_OUT_OF_MEMORY);
-  }
+  EXPECT_EQ(cl_error_status(CL_OUT_OF_HOST_MEMORY), CLVF_ERROR_OUT_OF_MEMORY);
+  EXPECT_EQ(cl_error_status(CL_MEM_OBJECT_ALLOCATION_FAILURE), CLVF_ERROR_OUT_OF_MEMORY);
+  EXPECT_EQ(cl_error_status(CL_INVALID_VALUE), CLVF_ERROR_OPENCL);
 }
 
 }  // namespace

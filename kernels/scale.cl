@@ -1,30 +1,43 @@
 // Separable resampling. Each output position o of a pass has a first source index offsets[o]
-// and `taps` weights (already normalised, edge samples clamped); the host computes them once
-// at plan time. Pass 1 filters rows into a float intermediate (dst_w x src_h), pass 2 filters
-// its columns into the destination plane.
+// and TAPS weights (normalised, edges folded in so no window leaves the plane; rows of TAPS_PAD
+// with zeros after TAPS), computed once on the host at plan time. Pass 1 filters columns into a float intermediate (src_w x dst_h
+// pixels), pass 2 filters its rows into the destination plane. Vertical first: its loads are
+// contiguous along a row, so the pass over the larger data is the cheap one on CPUs.
 
-__kernel void scale_h(SRC_PLANE, int src_w,
-                      __global pix_t *tmp, int tmp_pitch, int dst_w, int rows,
-                      __global const int *offsets, __global const float *weights, int taps) {
-  const int x = get_global_id(0), y = get_global_id(1);
-  if (x >= dst_w || y >= rows) return;
-  const int first = offsets[x];
-  __global const float *w = weights + (size_t)x * taps;
-  pix_t acc = 0.0f;
-  for (int k = 0; k < taps; ++k)
-    acc += w[k] * SRC_LOAD(clamp(first + k, 0, src_w - 1), y);
-  tmp[(size_t)y * tmp_pitch + x] = acc;
+// One work-item per lane (sample of one channel) of an intermediate row.
+__kernel void scale_v(SRC_PLANE, __global float *tmp, int tmp_pitch,
+                      __global const int *offsets, __global const float *weights) {
+  const int i = get_global_id(0), y = get_global_id(1);
+  const int first = offsets[y];
+  __global const float *w = weights + y * TAPS_PAD;
+  float acc = 0.0f;
+  _Pragma("unroll")
+  for (int k = 0; k < TAPS; ++k)
+    acc += w[k] * SRC_LANE(i, first + k);
+  tmp[(size_t)y * tmp_pitch + i] = acc;
 }
 
-__kernel void scale_v(__global const pix_t *tmp, int tmp_pitch, int src_h,
-                      DST_PLANE, int dst_w, int dst_h,
-                      __global const int *offsets, __global const float *weights, int taps) {
+// One work-item per output pixel. The taps of one pixel are contiguous in the intermediate row,
+// so they are read as vectors and reduced with dot products (weights are padded with zeros to
+// TAPS_PAD, a multiple of 4, and the intermediate rows carry finite padding to read into).
+__kernel void scale_h(__global const float *tmp, int tmp_pitch, DST_PLANE,
+                      __global const int *offsets, __global const float *weights) {
   const int x = get_global_id(0), y = get_global_id(1);
-  if (x >= dst_w || y >= dst_h) return;
-  const int first = offsets[y];
-  __global const float *w = weights + (size_t)y * taps;
-  pix_t acc = 0.0f;
-  for (int k = 0; k < taps; ++k)
-    acc += w[k] * tmp[(size_t)clamp(first + k, 0, src_h - 1) * tmp_pitch + x];
-  DST_STORE(x, y, acc);
+  __global const float *w = weights + x * TAPS_PAD;
+  __global const float *row = tmp + (size_t)y * tmp_pitch + offsets[x] * CHANNELS;
+#if CHANNELS == 1
+  float acc = 0.0f;
+  _Pragma("unroll")
+  for (int k = 0; k < TAPS_PAD; k += 4)
+    acc += dot(vload4(0, row + k), vload4(0, w + k));
+#else
+  float2 acc = 0.0f;
+  _Pragma("unroll")
+  for (int k = 0; k < TAPS_PAD; k += 4) {
+    const float8 v = vload8(0, row + 2 * k);
+    const float4 wk = vload4(0, w + k);
+    acc += (float2)(dot(v.even, wk), dot(v.odd, wk));
+  }
+#endif
+  DST_STORE_PIX(x, y, acc);
 }

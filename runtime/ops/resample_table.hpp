@@ -25,14 +25,15 @@ struct AxisMapping {
   double source_position(int o) const;
 };
 
-// For each output sample: the first source index and `taps` normalised weights. Source indices
-// outside [0, src_size) are clamped to the edge by the kernels.
+// For each output sample: the first source index and `taps` normalised weights. Every window
+// lies inside [0, src_size): offsets[o] + taps <= src_size.
 struct ResampleTable {
   int taps = 0;
+  int stride = 0;  // taps rounded up to the multiple asked for; the extra weights are 0
   std::vector<int> offsets;
-  std::vector<float> weights;  // dst_size * taps
+  std::vector<float> weights;  // dst_size * stride
 };
 
-ResampleTable build_resample_table(const ResampleFilter& filter, const AxisMapping& axis);
+ResampleTable build_resample_table(const ResampleFilter& filter, const AxisMapping& axis, int stride_multiple = 1);
 
 }  // namespace clvf

@@ -13,6 +13,10 @@ namespace clvf {
 namespace {
 
 constexpr int kMaxSize = 16384;
+// Pass 2 reads taps four at a time; its intermediate rows carry room for the overhang.
+constexpr int kHorizontalVector = 4;
+
+int tmp_pitch_of(const auto& plane) { return (plane.src_w + kHorizontalVector - 1) * plane.channels; }
 
 [[noreturn]] void invalid(const std::string& message) { throw Error(CLVF_ERROR_INVALID_ARGUMENT, message); }
 
@@ -80,9 +84,12 @@ Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params)
     pl.src_h = chroma ? (params_.src_height + 1) / 2 : params_.src_height;
     pl.dst_w = chroma ? (params_.dst_width + 1) / 2 : params_.dst_width;
     pl.dst_h = chroma ? (params_.dst_height + 1) / 2 : params_.dst_height;
-    tmp_bytes = std::max(tmp_bytes, sizeof(float) * pl.channels * pl.dst_w * pl.src_h);
+    tmp_bytes = std::max(tmp_bytes, sizeof(float) * tmp_pitch_of(pl) * pl.dst_h);
   }
+  // Pass 2 reads whole vectors past a row's last tap (with zero weight): the padding must hold
+  // finite values, so the intermediate starts zeroed and pass 1 only ever writes finite sums.
   tmp_ = cl::Buffer(device_->context(), CL_MEM_READ_WRITE, tmp_bytes);
+  device_->queue().enqueueFillBuffer(tmp_, 0.0f, 0, tmp_bytes);
   for (size_t i = 0; i < planes_.size(); ++i) plan_plane(planes_[i], i > 0);
 }
 
@@ -93,27 +100,25 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
   const int sub = chroma ? 2 : 1;
   const AxisMapping h_axis{pl.src_w, pl.dst_w, double(params_.src_width) / params_.dst_width, sub, h_siting};
   const AxisMapping v_axis{pl.src_h, pl.dst_h, double(params_.src_height) / params_.dst_height, sub, v_siting};
-  const auto ht = build_resample_table(filter, h_axis);
+  const auto ht = build_resample_table(filter, h_axis, kHorizontalVector);
   const auto vt = build_resample_table(filter, v_axis);
   const auto& ctx = device_->context();
   pl.h_offsets = upload(ctx, ht.offsets);
   pl.h_weights = upload(ctx, ht.weights);
   pl.v_offsets = upload(ctx, vt.offsets);
   pl.v_weights = upload(ctx, vt.weights);
-  pl.h_taps = ht.taps;
-  pl.v_taps = vt.taps;
 
   const std::string source = std::string(kernels::source("plane.h")) + std::string(kernels::source("scale.cl"));
-  const auto options = [&](bool src_image, bool dst_image) {
-    return fmt::format("-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={}", pl.channels, int(src_image),
-                       int(dst_image));
+  const auto options = [&](bool src_image, bool dst_image, const ResampleTable& t) {
+    return fmt::format("-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DTAPS={} -DTAPS_PAD={}",
+                       pl.channels, int(src_image), int(dst_image), t.taps, t.stride);
   };
   const bool src_image = params_.src_storage == CLVF_STORAGE_CL_IMAGE;
   const bool dst_image = params_.dst_storage == CLVF_STORAGE_CL_IMAGE;
-  // Pass 1 reads the source plane, pass 2 writes the destination plane; each program variant
-  // fixes only the storage its pass touches.
-  pl.h = cl::Kernel(device_->program(source, options(src_image, false)), "scale_h");
-  pl.v = cl::Kernel(device_->program(source, options(false, dst_image)), "scale_v");
+  // Pass 1 (vertical) reads the source plane, pass 2 (horizontal) writes the destination plane;
+  // each program variant fixes only the storage its pass touches.
+  pl.v = cl::Kernel(device_->program(source, options(src_image, false, vt)), "scale_v");
+  pl.h = cl::Kernel(device_->program(source, options(false, dst_image, ht)), "scale_h");
 
   const size_t src_row = size_t(pl.src_w) * pl.channels, dst_row = size_t(pl.dst_w) * pl.channels;
   if (params_.src_storage == CLVF_STORAGE_HOST)
@@ -122,24 +127,20 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
     pl.dst_staging = cl::Buffer(ctx, CL_MEM_WRITE_ONLY | CL_MEM_HOST_READ_ONLY, dst_row * pl.dst_h);
 
   // Arguments after the plane's own (which a frame supplies) never change.
-  const cl_uint h_first = src_image ? 1 : 3;
-  pl.h.setArg(h_first, pl.src_w);
-  pl.h.setArg(h_first + 1, tmp_);
-  pl.h.setArg(h_first + 2, pl.dst_w);
-  pl.h.setArg(h_first + 3, pl.dst_w);
-  pl.h.setArg(h_first + 4, pl.src_h);
-  pl.h.setArg(h_first + 5, pl.h_offsets);
-  pl.h.setArg(h_first + 6, pl.h_weights);
-  pl.h.setArg(h_first + 7, pl.h_taps);
-  pl.v.setArg(0, tmp_);
-  pl.v.setArg(1, pl.dst_w);
-  pl.v.setArg(2, pl.src_h);
-  const cl_uint v_first = dst_image ? 4 : 6;
-  pl.v.setArg(v_first, pl.dst_w);
-  pl.v.setArg(v_first + 1, pl.dst_h);
+  const int tmp_pitch = tmp_pitch_of(pl);
+  const cl_uint v_first = src_image ? 1 : 3;
+  pl.v.setArg(v_first, tmp_);
+  pl.v.setArg(v_first + 1, tmp_pitch);
   pl.v.setArg(v_first + 2, pl.v_offsets);
   pl.v.setArg(v_first + 3, pl.v_weights);
-  pl.v.setArg(v_first + 4, pl.v_taps);
+  pl.h.setArg(0, tmp_);
+  pl.h.setArg(1, tmp_pitch);
+  const cl_uint h_first = dst_image ? 3 : 5;
+  pl.h.setArg(h_first, pl.h_offsets);
+  pl.h.setArg(h_first + 1, pl.h_weights);
+  // Work-items: pass 1 one per lane (sample of one channel), pass 2 one per pixel.
+  pl.v_range = cl::NDRange(src_row, pl.dst_h);
+  pl.h_range = cl::NDRange(pl.dst_w, pl.dst_h);
 }
 
 void Scale::set_plane_arg(cl::Kernel& k, cl_uint index, clvf_storage storage, const clvf_plane& p,
@@ -173,8 +174,8 @@ void Scale::process(const clvf_frame& src, const clvf_frame& dst) {
   for (size_t i = 0; i < planes_.size(); ++i) {
     Plane& pl = planes_[i];
     const size_t src_row = size_t(pl.src_w) * pl.channels, dst_row = size_t(pl.dst_w) * pl.channels;
-    set_plane_arg(pl.h, 0, src.storage, src.planes[i], pl.src_staging, src_row, "source");
-    set_plane_arg(pl.v, 3, dst.storage, dst.planes[i], pl.dst_staging, dst_row, "destination");
+    set_plane_arg(pl.v, 0, src.storage, src.planes[i], pl.src_staging, src_row, "source");
+    set_plane_arg(pl.h, 2, dst.storage, dst.planes[i], pl.dst_staging, dst_row, "destination");
   }
   const auto& q = device_->queue();
   for (size_t i = 0; i < planes_.size(); ++i) {
@@ -183,8 +184,8 @@ void Scale::process(const clvf_frame& src, const clvf_frame& dst) {
     if (src.storage == CLVF_STORAGE_HOST)
       q.enqueueWriteBufferRect(pl.src_staging, CL_FALSE, {0, 0, 0}, {0, 0, 0}, {src_row, size_t(pl.src_h), 1},
                                src_row, 0, src.planes[i].pitch, 0, src.planes[i].data);
-    q.enqueueNDRangeKernel(pl.h, cl::NullRange, cl::NDRange(pl.dst_w, pl.src_h));
-    q.enqueueNDRangeKernel(pl.v, cl::NullRange, cl::NDRange(pl.dst_w, pl.dst_h));
+    q.enqueueNDRangeKernel(pl.v, cl::NullRange, pl.v_range);
+    q.enqueueNDRangeKernel(pl.h, cl::NullRange, pl.h_range);
     if (dst.storage == CLVF_STORAGE_HOST)
       q.enqueueReadBufferRect(pl.dst_staging, CL_FALSE, {0, 0, 0}, {0, 0, 0}, {dst_row, size_t(pl.dst_h), 1},
                               dst_row, 0, dst.planes[i].pitch, 0, dst.planes[i].data);

@@ -23,8 +23,8 @@ class Scale {
     int channels = 1;
     int src_w = 0, src_h = 0, dst_w = 0, dst_h = 0;
     cl::Buffer h_offsets, h_weights, v_offsets, v_weights;
-    int h_taps = 0, v_taps = 0;
     cl::Kernel h, v;
+    cl::NDRange h_range, v_range;
     cl::Buffer src_staging, dst_staging;  // host storage only
   };
   void plan_plane(Plane& plane, bool chroma);

@@ -4,6 +4,12 @@
 // pixels), pass 2 filters its rows into the destination plane. Vertical first: its loads are
 // contiguous along a row, so the pass over the larger data is the cheap one on CPUs.
 
+#if TAPS_PAD <= 64
+#define UNROLL _Pragma("unroll")
+#else
+#define UNROLL
+#endif
+
 // One work-item per lane (sample of one channel) of an intermediate row.
 __kernel void scale_v(SRC_PLANE, __global float *tmp, int tmp_pitch,
                       __global const int *offsets, __global const float *weights) {
@@ -11,7 +17,7 @@ __kernel void scale_v(SRC_PLANE, __global float *tmp, int tmp_pitch,
   const int first = offsets[y];
   __global const float *w = weights + y * TAPS_PAD;
   float acc = 0.0f;
-  _Pragma("unroll")
+  UNROLL
   for (int k = 0; k < TAPS; ++k)
     acc += w[k] * SRC_LANE(i, first + k);
   tmp[(size_t)y * tmp_pitch + i] = acc;
@@ -27,12 +33,12 @@ __kernel void scale_h(__global const float *tmp, int tmp_pitch, DST_PLANE,
   __global const float *row = tmp + (size_t)y * tmp_pitch + offsets[x] * CHANNELS;
 #if CHANNELS == 1
   float acc = 0.0f;
-  _Pragma("unroll")
+  UNROLL
   for (int k = 0; k < TAPS_PAD; k += 4)
     acc += dot(vload4(0, row + k), vload4(0, w + k));
 #else
   float2 acc = 0.0f;
-  _Pragma("unroll")
+  UNROLL
   for (int k = 0; k < TAPS_PAD; k += 4) {
     const float8 v = vload8(0, row + 2 * k);
     const float4 wk = vload4(0, w + k);

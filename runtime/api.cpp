@@ -5,6 +5,7 @@
 #include "clvf/clvf.h"
 #include "runtime/api_guard.hpp"
 #include "runtime/device.hpp"
+#include "runtime/ops/resample_table.hpp"
 #include "runtime/ops/scale.hpp"
 
 struct clvf_device {
@@ -67,6 +68,7 @@ CLVF_API void clvf_scale_params_default(clvf_scale_params* p) {
   p->algorithm = CLVF_SCALE_BICUBIC;
   p->param_b = 1.0 / 3;
   p->param_c = 1.0 / 3;
+  p->taps = 3;
   p->chroma_location = CLVF_CHROMA_LEFT;
   p->src_storage = CLVF_STORAGE_HOST;
   p->dst_storage = CLVF_STORAGE_HOST;
@@ -75,14 +77,7 @@ CLVF_API void clvf_scale_params_default(clvf_scale_params* p) {
 CLVF_API clvf_status clvf_scale_algorithm_from_name(const char* name, clvf_scale_algorithm* out) {
   return api_call([&] {
     require(out, "clvf_scale_algorithm_from_name: out");
-    const std::string n = name ? name : "";
-    if (n == "bilinear")
-      *out = CLVF_SCALE_BILINEAR;
-    else if (n == "bicubic")
-      *out = CLVF_SCALE_BICUBIC;
-    else
-      throw clvf::Error(CLVF_ERROR_INVALID_ARGUMENT,
-                        "algorithm '" + n + "' is not known; allowed: bilinear, bicubic");
+    *out = clvf::scale_algorithm_from_name(name ? name : "");
   });
 }
 

@@ -2,17 +2,67 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace clvf::test {
 namespace {
 
+constexpr double pi = std::numbers::pi;
+
+// The filters by their textbook formulas (AviSynth's splines, Mitchell-Netravali, Lanczos).
 double kernel(const RefScale& s, double x) {
   x = std::abs(x);
-  if (s.algorithm == 1) return std::max(0.0, 1.0 - x);
-  const double b = s.b, c = s.c, x2 = x * x, x3 = x2 * x;
-  if (x < 1) return ((12 - 9 * b - 6 * c) * x3 + (-18 + 12 * b + 6 * c) * x2 + (6 - 2 * b)) / 6;
-  if (x < 2) return ((-b - 6 * c) * x3 + (6 * b + 30 * c) * x2 + (-12 * b - 48 * c) * x + (8 * b + 24 * c)) / 6;
+  const double x2 = x * x, x3 = x2 * x;
+  switch (s.algorithm) {
+    case 1:  // bilinear
+    case 8:  // area when upscaling
+      return std::max(0.0, 1.0 - x);
+    case 2: {
+      const double b = s.b, c = s.c;
+      if (x < 1) return ((12 - 9 * b - 6 * c) * x3 + (-18 + 12 * b + 6 * c) * x2 + (6 - 2 * b)) / 6;
+      if (x < 2) return ((-b - 6 * c) * x3 + (6 * b + 30 * c) * x2 + (-12 * b - 48 * c) * x + (8 * b + 24 * c)) / 6;
+      return 0;
+    }
+    case 4: {
+      if (x >= s.taps) return 0;
+      if (x == 0) return 1;
+      return s.taps * std::sin(pi * x) * std::sin(pi * x / s.taps) / (pi * pi * x2);
+    }
+    case 5:
+      if (x < 1) return ((x - 9.0 / 5) * x - 1.0 / 5) * x + 1;
+      if (x < 2) return ((-1.0 / 3 * (x - 1) + 4.0 / 5) * (x - 1) - 7.0 / 15) * (x - 1);
+      return 0;
+    case 6:
+      if (x < 1) return ((13.0 / 11 * x - 453.0 / 209) * x - 3.0 / 209) * x + 1;
+      if (x < 2) return ((-6.0 / 11 * (x - 1) + 270.0 / 209) * (x - 1) - 156.0 / 209) * (x - 1);
+      if (x < 3) return ((1.0 / 11 * (x - 2) - 45.0 / 209) * (x - 2) + 26.0 / 209) * (x - 2);
+      return 0;
+    case 7:
+      if (x < 1) return ((49.0 / 41 * x - 6387.0 / 2911) * x - 3.0 / 2911) * x + 1;
+      if (x < 2) return ((-24.0 / 41 * (x - 1) + 4032.0 / 2911) * (x - 1) - 2328.0 / 2911) * (x - 1);
+      if (x < 3) return ((6.0 / 41 * (x - 2) - 1008.0 / 2911) * (x - 2) + 582.0 / 2911) * (x - 2);
+      if (x < 4) return ((-1.0 / 41 * (x - 3) + 168.0 / 2911) * (x - 3) - 97.0 / 2911) * (x - 3);
+      return 0;
+  }
   return 0;
+}
+
+double support(const RefScale& s) {
+  switch (s.algorithm) {
+    case 3: return 0.5;
+    case 4: return s.taps;
+    case 6: return 3;
+    case 7: return 4;
+    case 1: return 1;
+  }
+  return 2;  // bicubic, spline16; area is bounded by this too
+}
+
+// Reflects an index about the plane's edges (sample -1 is sample 0) until it lies inside.
+int reflect(int i, int n) {
+  if (n == 1) return 0;
+  while (i < 0 || i >= n) i = i < 0 ? -1 - i : 2 * n - 1 - i;
+  return i;
 }
 
 struct Tap {
@@ -20,21 +70,28 @@ struct Tap {
   double weight;
 };
 
-// The source samples (clamped) and weights that make output sample o along one axis.
+// The source samples (mirrored) and weights that make output sample o along one axis.
 std::vector<Tap> footprint(const RefScale& s, int o, int src_size, double ratio, double siting) {
   const int sub = s.subsampling;
   // Centre of output sample o in luma coordinates, mapped back through the luma ratio.
   const double luma_out = o * sub + siting;
   const double luma_in = (luma_out + 0.5) * ratio - 0.5;
   const double pos = (luma_in - siting) / sub;
+  if (s.algorithm == 3) return {{reflect(static_cast<int>(std::floor(pos + 0.5)), src_size), 1.0}};
   const double scale = std::max(1.0, ratio);
-  const double radius = (s.algorithm == 1 ? 1.0 : 2.0) * scale;
+  const double radius = support(s) * scale;
   std::vector<Tap> taps;
   double sum = 0;
   for (int i = static_cast<int>(std::ceil(pos - radius)); i <= static_cast<int>(std::floor(pos + radius)); ++i) {
-    const double w = kernel(s, (i - pos) / scale);
+    double w;
+    if (s.algorithm == 8 && ratio > 1) {  // area: the part of sample i's extent the output covers
+      const double lo = std::max(i - 0.5, pos - ratio / 2), hi = std::min(i + 0.5, pos + ratio / 2);
+      w = std::max(0.0, hi - lo);
+    } else {
+      w = kernel(s, (i - pos) / scale);
+    }
     if (w == 0) continue;
-    taps.push_back({std::clamp(i, 0, src_size - 1), w});
+    taps.push_back({reflect(i, src_size), w});
     sum += w;
   }
   for (auto& t : taps) t.weight /= sum;

@@ -1,6 +1,7 @@
 // Plain float64 reference for scaling one plane: the definition written out directly (2-D sum
-// over the filter footprint, edge samples repeated, weights normalised), independent of the
-// library's weight tables. Returns unrounded values so callers can judge rounding exactly.
+// over the filter footprint, edges mirrored half-sample symmetrically as zimg does, weights
+// normalised), independent of the library's weight tables. Returns unrounded values so callers
+// can judge rounding exactly.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -15,8 +16,9 @@ struct RefPlane {
 };
 
 struct RefScale {
-  int algorithm = 2;  // 1 bilinear, 2 bicubic (clvf_scale_algorithm values)
+  int algorithm = 2;  // clvf_scale_algorithm values
   double b = 1.0 / 3, c = 1.0 / 3;
+  int taps = 3;
   // Luma sizes give the ratio; a chroma plane has subsampling 2 and siting offsets in luma samples.
   int luma_src_w = 0, luma_src_h = 0, luma_dst_w = 0, luma_dst_h = 0;
   int subsampling = 1;

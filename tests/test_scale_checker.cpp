@@ -26,12 +26,18 @@ struct Case {
   clvf_scale_algorithm algorithm;
   double b, c;
   clvf_chroma_location chroma;
+  int taps = 3;
 };
 
+const char* algorithm_name(clvf_scale_algorithm a) {
+  static const char* names[] = {"?", "bilinear", "bicubic", "point", "lanczos", "spline16", "spline36", "spline64", "area"};
+  return a >= 1 && a <= 8 ? names[a] : "?";
+}
+
 std::string describe(const Case& k) {
-  return fmt::format("{} {}x{} -> {}x{} {} B={:.3f} C={:.3f} chroma={}", k.format == CLVF_PIX_NV12 ? "nv12" : "yuv420p",
-                     k.sw, k.sh, k.dw, k.dh, k.algorithm == CLVF_SCALE_BILINEAR ? "bilinear" : "bicubic", k.b, k.c,
-                     int(k.chroma));
+  return fmt::format("{} {}x{} -> {}x{} {} B={:.3f} C={:.3f} taps={} chroma={}",
+                     k.format == CLVF_PIX_NV12 ? "nv12" : "yuv420p", k.sw, k.sh, k.dw, k.dh, algorithm_name(k.algorithm),
+                     k.b, k.c, k.taps, int(k.chroma));
 }
 
 // Oclgrind simulates every work-item: keep its frames small.
@@ -49,12 +55,17 @@ std::vector<Case> make_cases(clvf_storage storage) {
   std::vector<Case> cases;
   const int fixed[][4] = {{1, 1, 1, 1}, {1, 1, 7, 5}, {9, 7, 1, 1}, {2, 2, 3, 3}, {33, 3, 5, 21}, {3, 33, 40, 2}};
   for (auto f : fixed) cases.push_back({CLVF_PIX_YUV420P, f[0], f[1], f[2], f[3], CLVF_SCALE_BICUBIC, 1.0 / 3, 1.0 / 3, CLVF_CHROMA_LEFT});
-  const int random_count = small_only() ? 10 : 30;
+  // Every algorithm on tiny planes, where mirrored edges fold several times.
+  for (int a = 1; a <= 8; ++a)
+    cases.push_back({a % 2 ? CLVF_PIX_NV12 : CLVF_PIX_YUV420P, 2 + a % 3, 1 + a % 2, 9 + a, 4 + a % 4,
+                     clvf_scale_algorithm(a), 0.2, 0.4, clvf_chroma_location(1 + a % 3), 1 + a % 5});
+  const int random_count = small_only() ? 16 : 40;
   for (int i = 0; i < random_count; ++i) {
     Case k{};
     k.format = i % 2 ? CLVF_PIX_NV12 : CLVF_PIX_YUV420P;
     k.sw = size(), k.sh = size(), k.dw = size(), k.dh = size();
-    k.algorithm = i % 3 == 0 ? CLVF_SCALE_BILINEAR : CLVF_SCALE_BICUBIC;
+    k.algorithm = clvf_scale_algorithm(1 + i % 8);
+    k.taps = std::uniform_int_distribution<int>(1, 8)(rng);
     k.b = std::uniform_real_distribution<double>(0, 1)(rng);
     k.c = std::uniform_real_distribution<double>(0, 1)(rng);
     k.chroma = clvf_chroma_location(1 + i % 3);
@@ -63,6 +74,8 @@ std::vector<Case> make_cases(clvf_storage storage) {
   if (!small_only()) {
     cases.push_back({CLVF_PIX_NV12, 1920, 1080, 1280, 720, CLVF_SCALE_BICUBIC, 0, 0.6, CLVF_CHROMA_LEFT});
     cases.push_back({CLVF_PIX_YUV420P, 640, 360, 1921, 1079, CLVF_SCALE_BILINEAR, 0, 0, CLVF_CHROMA_CENTER});
+    cases.push_back({CLVF_PIX_NV12, 3840, 2160, 1280, 720, CLVF_SCALE_LANCZOS, 0, 0, CLVF_CHROMA_TOPLEFT, 4});
+    cases.push_back({CLVF_PIX_YUV420P, 1920, 1080, 97, 61, CLVF_SCALE_AREA, 0, 0, CLVF_CHROMA_LEFT});
   }
   return cases;
 }
@@ -90,7 +103,7 @@ TEST_P(ScaleChecker, MatchesFloat64Reference) {
     clvf_scale_params_default(&p);
     p.format = k.format;
     p.src_width = k.sw, p.src_height = k.sh, p.dst_width = k.dw, p.dst_height = k.dh;
-    p.algorithm = k.algorithm, p.param_b = k.b, p.param_c = k.c, p.chroma_location = k.chroma;
+    p.algorithm = k.algorithm, p.param_b = k.b, p.param_c = k.c, p.taps = k.taps, p.chroma_location = k.chroma;
     p.src_storage = p.dst_storage = storage;
     clvf_scale* scale = nullptr;
     const clvf_status st = clvf_scale_create(handle_, &p, &scale);
@@ -112,7 +125,7 @@ TEST_P(ScaleChecker, MatchesFloat64Reference) {
     std::vector<RefPlane> poison = dst_shapes;
     for (size_t i = 0; i < src.size(); ++i) {
       RefScale rs;
-      rs.algorithm = k.algorithm, rs.b = k.b, rs.c = k.c;
+      rs.algorithm = k.algorithm, rs.b = k.b, rs.c = k.c, rs.taps = k.taps;
       rs.luma_src_w = k.sw, rs.luma_src_h = k.sh, rs.luma_dst_w = k.dw, rs.luma_dst_h = k.dh;
       if (i > 0) {
         rs.subsampling = 2;

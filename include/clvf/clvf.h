@@ -101,9 +101,17 @@ typedef struct clvf_frame {
 } clvf_frame;
 
 /* ---- scale ---- */
+/* Filters as zimg defines them (the same names give the same weights). Downscaling widens every
+ * filter by the ratio; edges are mirrored (half-sample symmetric), as zimg does. */
 typedef enum clvf_scale_algorithm {
-  CLVF_SCALE_BILINEAR = 1,
-  CLVF_SCALE_BICUBIC = 2
+  CLVF_SCALE_BILINEAR = 1, /* triangle, support 1 */
+  CLVF_SCALE_BICUBIC = 2,  /* Mitchell-Netravali cubic with B, C; support 2 */
+  CLVF_SCALE_POINT = 3,    /* nearest sample */
+  CLVF_SCALE_LANCZOS = 4,  /* sinc windowed by sinc, support = taps */
+  CLVF_SCALE_SPLINE16 = 5, /* support 2 */
+  CLVF_SCALE_SPLINE36 = 6, /* support 3 */
+  CLVF_SCALE_SPLINE64 = 7, /* support 4 */
+  CLVF_SCALE_AREA = 8      /* box over the area each output sample covers (exact overlap); bilinear when upscaling */
 } clvf_scale_algorithm;
 
 typedef struct clvf_scale_params {
@@ -111,15 +119,16 @@ typedef struct clvf_scale_params {
   clvf_pixel_format format;
   int src_width, src_height, dst_width, dst_height;
   clvf_scale_algorithm algorithm;
-  double param_b, param_c; /* bicubic B and C (Mitchell-Netravali); ignored otherwise */
+  double param_b, param_c; /* bicubic B and C (Mitchell-Netravali), 0..1; ignored otherwise */
+  int taps;                 /* lanczos taps, 1..16; ignored otherwise */
   clvf_chroma_location chroma_location;
   clvf_storage src_storage, dst_storage;
 } clvf_scale_params;
 
-/* Fills params with defaults: bicubic B=1/3 C=1/3, left chroma, host storage. */
+/* Fills params with defaults: bicubic B=1/3 C=1/3, lanczos taps 3, left chroma, host storage. */
 CLVF_API void clvf_scale_params_default(clvf_scale_params *params);
-/* Looks up an algorithm by name ("bilinear", "bicubic"); an unknown name is an error whose
- * message lists the known ones. */
+/* Looks up an algorithm by name: point (or neighbor), bilinear, bicubic, lanczos, spline16,
+ * spline36, spline64, area. An unknown name is an error whose message lists the known ones. */
 CLVF_API clvf_status clvf_scale_algorithm_from_name(const char *name, clvf_scale_algorithm *out);
 
 typedef struct clvf_scale clvf_scale;

@@ -1,20 +1,133 @@
 #include "runtime/ops/resample_table.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <numbers>
+
+#include "runtime/error.hpp"
 
 namespace clvf {
+namespace {
 
-double ResampleFilter::support() const { return algorithm == CLVF_SCALE_BILINEAR ? 1.0 : 2.0; }
+struct NamedAlgorithm {
+  const char* name;
+  clvf_scale_algorithm algorithm;
+};
+constexpr NamedAlgorithm kAlgorithms[] = {
+    {"point", CLVF_SCALE_POINT},       {"neighbor", CLVF_SCALE_POINT},    {"bilinear", CLVF_SCALE_BILINEAR},
+    {"bicubic", CLVF_SCALE_BICUBIC},   {"lanczos", CLVF_SCALE_LANCZOS},   {"spline16", CLVF_SCALE_SPLINE16},
+    {"spline36", CLVF_SCALE_SPLINE36}, {"spline64", CLVF_SCALE_SPLINE64}, {"area", CLVF_SCALE_AREA},
+};
+
+double sinc(double x) { return x == 0.0 ? 1.0 : std::sin(x * std::numbers::pi) / (x * std::numbers::pi); }
+
+// Cubic pieces of the splines, each a(t) = c0 + c1 t + c2 t^2 + c3 t^3 on t = |x| - piece.
+double spline(const double (*pieces)[4], int count, double x) {
+  x = std::fabs(x);
+  const int i = static_cast<int>(x);
+  if (i >= count) return 0.0;
+  const double t = x - i;
+  const double* p = pieces[i];
+  return p[0] + t * (p[1] + t * (p[2] + t * p[3]));
+}
+constexpr double kSpline16[][4] = {{1, -1.0 / 5, -9.0 / 5, 1}, {0, -7.0 / 15, 4.0 / 5, -1.0 / 3}};
+constexpr double kSpline36[][4] = {{1, -3.0 / 209, -453.0 / 209, 13.0 / 11},
+                                   {0, -156.0 / 209, 270.0 / 209, -6.0 / 11},
+                                   {0, 26.0 / 209, -45.0 / 209, 1.0 / 11}};
+constexpr double kSpline64[][4] = {{1, -3.0 / 2911, -6387.0 / 2911, 49.0 / 41},
+                                   {0, -2328.0 / 2911, 4032.0 / 2911, -24.0 / 41},
+                                   {0, 582.0 / 2911, -1008.0 / 2911, 6.0 / 41},
+                                   {0, -97.0 / 2911, 168.0 / 2911, -1.0 / 41}};
+
+// Half-sample symmetric extension (sample -1 repeats sample 0), repeated for planes smaller than
+// a filter's reach.
+int mirror(int i, int n) {
+  const int period = 2 * n;
+  i %= period;
+  if (i < 0) i += period;
+  return i < n ? i : period - 1 - i;
+}
+
+struct Tap {
+  int index;
+  double weight;
+};
+
+// Source samples (mirrored) and normalised weights that make output sample o.
+std::vector<Tap> footprint(const ResampleFilter& filter, const AxisMapping& axis, int o) {
+  const double pos = axis.source_position(o);
+  const double stretch = std::max(1.0, axis.ratio);  // widen the filter when downscaling
+  std::vector<Tap> taps;
+  if (filter.algorithm == CLVF_SCALE_POINT) {
+    // Nearest sample centre; ties go up, so that shifting by one sample shifts the choice by one.
+    taps.push_back({mirror(static_cast<int>(std::floor(pos + 0.5)), axis.src_size), 1.0});
+    return taps;
+  }
+  const double reach = filter.support() * stretch;
+  double sum = 0;
+  for (int i = static_cast<int>(std::floor(pos - reach)); i <= static_cast<int>(std::ceil(pos + reach)); ++i) {
+    double w;
+    if (filter.algorithm == CLVF_SCALE_AREA)  // overlap of [i - 1/2, i + 1/2] with the output's footprint
+      w = std::max(0.0, std::min(i + 0.5, pos + stretch / 2) - std::max(i - 0.5, pos - stretch / 2));
+    else
+      w = filter((i - pos) / stretch);
+    if (w == 0.0) continue;
+    taps.push_back({mirror(i, axis.src_size), w});
+    sum += w;
+  }
+  for (Tap& t : taps) t.weight /= sum;
+  return taps;
+}
+
+}  // namespace
+
+const char* const kScaleAlgorithmNames = "point (or neighbor), bilinear, bicubic, lanczos, spline16, spline36, spline64, area";
+
+clvf_scale_algorithm scale_algorithm_from_name(std::string_view name) {
+  for (const auto& a : kAlgorithms)
+    if (name == a.name) return a.algorithm;
+  throw Error(CLVF_ERROR_INVALID_ARGUMENT,
+              fmt::format("algorithm '{}' is not known; allowed: {}", name, kScaleAlgorithmNames));
+}
+
+const char* scale_algorithm_name(clvf_scale_algorithm algorithm) {
+  for (const auto& a : kAlgorithms)
+    if (a.algorithm == algorithm) return a.name;
+  return "";
+}
+
+double ResampleFilter::support() const {
+  switch (algorithm) {
+    case CLVF_SCALE_POINT: return 0.0;
+    case CLVF_SCALE_BILINEAR: return 1.0;
+    case CLVF_SCALE_AREA: return 1.0;  // half the box plus one sample of overlap, before widening
+    case CLVF_SCALE_BICUBIC: return 2.0;
+    case CLVF_SCALE_SPLINE16: return 2.0;
+    case CLVF_SCALE_SPLINE36: return 3.0;
+    case CLVF_SCALE_SPLINE64: return 4.0;
+    case CLVF_SCALE_LANCZOS: return taps;
+  }
+  return 0.0;
+}
 
 double ResampleFilter::operator()(double x) const {
   x = std::fabs(x);
-  if (algorithm == CLVF_SCALE_BILINEAR) return x < 1.0 ? 1.0 - x : 0.0;
-  // Mitchell-Netravali cubic with parameters B and C.
-  if (x < 1.0)
-    return ((12 - 9 * b - 6 * c) * x * x * x + (-18 + 12 * b + 6 * c) * x * x + (6 - 2 * b)) / 6;
-  if (x < 2.0)
-    return ((-b - 6 * c) * x * x * x + (6 * b + 30 * c) * x * x + (-12 * b - 48 * c) * x + (8 * b + 24 * c)) / 6;
+  switch (algorithm) {
+    case CLVF_SCALE_POINT: return 1.0;
+    case CLVF_SCALE_BILINEAR:
+    case CLVF_SCALE_AREA: return std::max(0.0, 1.0 - x);
+    case CLVF_SCALE_BICUBIC:  // Mitchell-Netravali
+      if (x < 1.0) return ((12 - 9 * b - 6 * c) * x * x * x + (-18 + 12 * b + 6 * c) * x * x + (6 - 2 * b)) / 6;
+      if (x < 2.0)
+        return ((-b - 6 * c) * x * x * x + (6 * b + 30 * c) * x * x + (-12 * b - 48 * c) * x + (8 * b + 24 * c)) / 6;
+      return 0.0;
+    case CLVF_SCALE_SPLINE16: return spline(kSpline16, 2, x);
+    case CLVF_SCALE_SPLINE36: return spline(kSpline36, 3, x);
+    case CLVF_SCALE_SPLINE64: return spline(kSpline64, 4, x);
+    case CLVF_SCALE_LANCZOS: return x < taps ? sinc(x) * sinc(x / taps) : 0.0;
+  }
   return 0.0;
 }
 
@@ -23,30 +136,27 @@ double AxisMapping::source_position(int o) const {
 }
 
 ResampleTable build_resample_table(const ResampleFilter& filter, const AxisMapping& axis, int stride_multiple) {
-  const double stretch = std::max(1.0, axis.ratio);  // widen the filter when downscaling
-  const double reach = filter.support() * stretch;
-  const int taps = static_cast<int>(std::ceil(2 * reach)) + 1;
+  std::vector<std::vector<Tap>> footprints(axis.dst_size);
   ResampleTable t;
-  // A window never reaches past the edges: samples beyond them repeat the edge sample, so their
-  // weights are folded onto it and the window slides inside. Kernels then need no clamping.
-  t.taps = std::min(taps, axis.src_size);
+  t.taps = 1;
+  for (int o = 0; o < axis.dst_size; ++o) {
+    footprints[o] = footprint(filter, axis, o);
+    const auto [lo, hi] = std::minmax_element(footprints[o].begin(), footprints[o].end(),
+                                              [](const Tap& a, const Tap& b) { return a.index < b.index; });
+    t.taps = std::max(t.taps, hi->index - lo->index + 1);
+  }
   t.stride = (t.taps + stride_multiple - 1) / stride_multiple * stride_multiple;
   t.offsets.resize(axis.dst_size);
   t.weights.assign(static_cast<size_t>(axis.dst_size) * t.stride, 0.0f);
   std::vector<double> w(t.taps);
   for (int o = 0; o < axis.dst_size; ++o) {
-    const double pos = axis.source_position(o);
-    const int first = static_cast<int>(std::floor(pos - reach)) + 1;
-    const int window = std::clamp(first, 0, axis.src_size - t.taps);
+    int lo = axis.src_size;
+    for (const Tap& tap : footprints[o]) lo = std::min(lo, tap.index);
+    const int window = std::min(lo, axis.src_size - t.taps);
     std::fill(w.begin(), w.end(), 0.0);
-    double sum = 0;
-    for (int k = 0; k < taps; ++k) {
-      const double v = filter((first + k - pos) / stretch);
-      w[std::clamp(first + k, 0, axis.src_size - 1) - window] += v;
-      sum += v;
-    }
+    for (const Tap& tap : footprints[o]) w[tap.index - window] += tap.weight;
     t.offsets[o] = window;
-    for (int k = 0; k < t.taps; ++k) t.weights[static_cast<size_t>(o) * t.stride + k] = static_cast<float>(w[k] / sum);
+    for (int k = 0; k < t.taps; ++k) t.weights[static_cast<size_t>(o) * t.stride + k] = static_cast<float>(w[k]);
   }
   return t;
 }

@@ -1,14 +1,22 @@
-// Resampling filters and the per-output weight tables the scale kernels consume.
+// Resampling filters (zimg's definitions) and the per-output weight tables the scale kernels
+// consume.
 #pragma once
+#include <string_view>
 #include <vector>
 
 #include "clvf/clvf.h"
 
 namespace clvf {
 
+// Throws Error(INVALID_ARGUMENT) listing the known names.
+clvf_scale_algorithm scale_algorithm_from_name(std::string_view name);
+const char* scale_algorithm_name(clvf_scale_algorithm algorithm);  // "" when unknown
+extern const char* const kScaleAlgorithmNames;                      // "point, bilinear, ..."
+
 struct ResampleFilter {
-  clvf_scale_algorithm algorithm;
+  clvf_scale_algorithm algorithm = CLVF_SCALE_BICUBIC;
   double b = 1.0 / 3, c = 1.0 / 3;  // bicubic only
+  int taps = 3;                      // lanczos only
   double support() const;            // half-width of the unscaled filter
   double operator()(double x) const;
 };
@@ -25,8 +33,9 @@ struct AxisMapping {
   double source_position(int o) const;
 };
 
-// For each output sample: the first source index and `taps` normalised weights. Every window
-// lies inside [0, src_size): offsets[o] + taps <= src_size.
+// For each output sample: the first source index and `taps` normalised weights. Samples beyond
+// an edge are mirrored back in and folded onto the samples they repeat, so every window lies
+// inside the plane: offsets[o] + taps <= src_size.
 struct ResampleTable {
   int taps = 0;
   int stride = 0;  // taps rounded up to the multiple asked for; the extra weights are 0

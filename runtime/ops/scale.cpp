@@ -13,6 +13,7 @@ namespace clvf {
 namespace {
 
 constexpr int kMaxSize = 16384;
+constexpr int kMaxLanczosTaps = 16;
 // Pass 2 reads taps four at a time; its intermediate rows carry room for the overhang.
 constexpr int kHorizontalVector = 4;
 
@@ -43,14 +44,17 @@ void validate_scale_params(const clvf_scale_params& p) {
   check_size("source height", p.src_height);
   check_size("destination width", p.dst_width);
   check_size("destination height", p.dst_height);
-  if (p.algorithm != CLVF_SCALE_BILINEAR && p.algorithm != CLVF_SCALE_BICUBIC)
-    invalid(fmt::format("scale: algorithm {} is not known; allowed: bilinear, bicubic", static_cast<int>(p.algorithm)));
+  if (!*scale_algorithm_name(p.algorithm))
+    invalid(fmt::format("scale: algorithm {} is not known; allowed: {}", static_cast<int>(p.algorithm),
+                        kScaleAlgorithmNames));
   if (p.algorithm == CLVF_SCALE_BICUBIC) {
     if (!std::isfinite(p.param_b) || p.param_b < 0 || p.param_b > 1)
       invalid(fmt::format("scale: bicubic B (param0) is {}; allowed: 0 to 1", p.param_b));
     if (!std::isfinite(p.param_c) || p.param_c < 0 || p.param_c > 1)
       invalid(fmt::format("scale: bicubic C (param1) is {}; allowed: 0 to 1", p.param_c));
   }
+  if (p.algorithm == CLVF_SCALE_LANCZOS && (p.taps < 1 || p.taps > kMaxLanczosTaps))
+    invalid(fmt::format("scale: lanczos taps is {}; allowed: 1 to {}", p.taps, kMaxLanczosTaps));
   if (p.chroma_location != CLVF_CHROMA_LEFT && p.chroma_location != CLVF_CHROMA_CENTER &&
       p.chroma_location != CLVF_CHROMA_TOPLEFT)
     invalid(fmt::format("scale: chroma location {} is not known; allowed: left, center, topleft",
@@ -94,7 +98,7 @@ Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params)
 }
 
 void Scale::plan_plane(Plane& pl, bool chroma) {
-  const ResampleFilter filter{params_.algorithm, params_.param_b, params_.param_c};
+  const ResampleFilter filter{params_.algorithm, params_.param_b, params_.param_c, params_.taps};
   const double h_siting = chroma && params_.chroma_location == CLVF_CHROMA_CENTER ? 0.5 : 0.0;
   const double v_siting = chroma && params_.chroma_location != CLVF_CHROMA_TOPLEFT ? 0.5 : 0.0;
   const int sub = chroma ? 2 : 1;

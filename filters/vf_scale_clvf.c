@@ -12,13 +12,15 @@
 #include "avfilter.h"
 #include "formats.h"
 #include "internal.h"
+#include "scale_eval.h"
 #include "video.h"
 
 #include <clvf/clvf.h>
 
 typedef struct ScaleCLVFContext {
     const AVClass *class;
-    int w, h;
+    char *w_expr, *h_expr;
+    int force_original_aspect_ratio, force_divisible_by;
     char *algorithm;
     double param0, param1;
     char *device_spec;
@@ -67,12 +69,25 @@ static av_cold int scale_clvf_init(AVFilterContext *ctx)
     if ((st = clvf_scale_algorithm_from_name(s->algorithm, &algorithm)) != CLVF_OK)
         return clvf_error(ctx, st, "option 'algorithm'");
     s->params.algorithm = algorithm;
-    if (!isnan(s->param0))
+    if (algorithm == CLVF_SCALE_LANCZOS) {
+        if (!isnan(s->param0) && (s->param0 != floor(s->param0) || s->param0 < 1 || s->param0 > 16)) {
+            av_log(ctx, AV_LOG_ERROR, "option 'param0' is %g: for lanczos it is the number of taps, "
+                   "an integer from 1 to 16\n", s->param0);
+            return AVERROR(EINVAL);
+        }
+        if (!isnan(s->param0))
+            s->params.taps = (int)s->param0;
+    } else if (!isnan(s->param0)) {
         s->params.param_b = s->param0;
+    }
     if (!isnan(s->param1))
         s->params.param_c = s->param1;
-    if (s->w == 0 && s->h == 0)
-        s->w = s->h = -1;
+    if (algorithm == CLVF_SCALE_BICUBIC &&
+        (s->params.param_b < 0 || s->params.param_b > 1 || s->params.param_c < 0 || s->params.param_c > 1)) {
+        av_log(ctx, AV_LOG_ERROR, "options 'param0' (B) and 'param1' (C) are %g and %g: "
+               "for bicubic each is allowed from 0 to 1\n", s->params.param_b, s->params.param_c);
+        return AVERROR(EINVAL);
+    }
     return 0;
 }
 
@@ -89,27 +104,29 @@ static av_cold void scale_clvf_uninit(AVFilterContext *ctx)
     release_state(ctx->priv);
 }
 
-/* -1 keeps the aspect ratio, -2 also rounds to a multiple of 2, 0 takes the input size. */
-static int output_size(AVFilterContext *ctx, int iw, int ih, int *ow, int *oh)
+/* w and h are FFmpeg expressions (iw, ih, a, sar, dar, ...; 0: input size; -n: keep the aspect
+ * ratio, divisible by n), evaluated and adjusted as the scale filter does. */
+static int output_size(AVFilterContext *ctx, AVFilterLink *inlink, AVFilterLink *outlink)
 {
     ScaleCLVFContext *s = ctx->priv;
-    int w = s->w, h = s->h;
+    int w, h, err;
 
-    if (w < 0 && h < 0)
-        w = iw, h = ih;
-    if (w == 0) w = iw;
-    if (h == 0) h = ih;
-    if (w < 0)
-        w = (int)av_rescale(h, iw, ih) / -w * -w;
-    if (h < 0)
-        h = (int)av_rescale(w, ih, iw) / -h * -h;
-    if (w < 1 || h < 1 || w > 16384 || h > 16384) {
-        av_log(ctx, AV_LOG_ERROR, "output size %dx%d (from w=%d h=%d, input %dx%d) is not allowed: "
-               "each side must be 1 to 16384\n", w, h, s->w, s->h, iw, ih);
+    if ((err = ff_scale_eval_dimensions(ctx, s->w_expr, s->h_expr, inlink, outlink, &w, &h)) < 0)
+        return err; /* the message names the expression */
+    if (ff_scale_adjust_dimensions(inlink, &w, &h, s->force_original_aspect_ratio, s->force_divisible_by) < 0 ||
+        w < 1 || h < 1 || w > 16384 || h > 16384) {
+        av_log(ctx, AV_LOG_ERROR, "output size %dx%d (from w='%s' h='%s', input %dx%d) is not allowed: "
+               "each side must be 1 to 16384\n", w, h, s->w_expr, s->h_expr, inlink->w, inlink->h);
         return AVERROR(EINVAL);
     }
-    *ow = w;
-    *oh = h;
+    if ((w | h) & 1) {
+        av_log(ctx, AV_LOG_ERROR, "output size %dx%d (from w='%s' h='%s', input %dx%d) is odd: 4:2:0 output "
+               "needs an even width and height; use -2 to keep the aspect ratio with even sizes, or "
+               "force_divisible_by=2\n", w, h, s->w_expr, s->h_expr, inlink->w, inlink->h);
+        return AVERROR(EINVAL);
+    }
+    outlink->w = w;
+    outlink->h = h;
     return 0;
 }
 
@@ -197,7 +214,7 @@ static int scale_clvf_config_output(AVFilterLink *outlink)
             return AVERROR(ENOSYS);
         }
     }
-    if ((err = output_size(ctx, inlink->w, inlink->h, &outlink->w, &outlink->h)) < 0)
+    if ((err = output_size(ctx, inlink, outlink)) < 0)
         return err;
     if (inlink->sample_aspect_ratio.num)
         outlink->sample_aspect_ratio = av_mul_q((AVRational){ outlink->h * inlink->w, outlink->w * inlink->h },
@@ -300,14 +317,23 @@ fail:
 #define OFFSET(x) offsetof(ScaleCLVFContext, x)
 #define FLAGS (AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM)
 static const AVOption scale_clvf_options[] = {
-    { "w", "output width (0: input width; -1: keep aspect; -2: keep aspect, even)",
-      OFFSET(w), AV_OPT_TYPE_INT, { .i64 = -1 }, -2, 16384, FLAGS },
-    { "h", "output height (0: input height; -1: keep aspect; -2: keep aspect, even)",
-      OFFSET(h), AV_OPT_TYPE_INT, { .i64 = -1 }, -2, 16384, FLAGS },
-    { "algorithm", "resampling filter: bilinear, bicubic",
-      OFFSET(algorithm), AV_OPT_TYPE_STRING, { .str = "bicubic" }, 0, 0, FLAGS },
-    { "param0", "bicubic B (default 1/3)", OFFSET(param0), AV_OPT_TYPE_DOUBLE, { .dbl = NAN }, 0, 1, FLAGS },
-    { "param1", "bicubic C (default 1/3)", OFFSET(param1), AV_OPT_TYPE_DOUBLE, { .dbl = NAN }, 0, 1, FLAGS },
+    { "w", "output width expression (iw, ih, a, sar, dar...; 0: input width; -n: keep the aspect ratio, "
+      "divisible by n)", OFFSET(w_expr), AV_OPT_TYPE_STRING, { .str = "iw" }, 0, 0, FLAGS },
+    { "width", "same as w", OFFSET(w_expr), AV_OPT_TYPE_STRING, { .str = "iw" }, 0, 0, FLAGS },
+    { "h", "output height expression (as w)", OFFSET(h_expr), AV_OPT_TYPE_STRING, { .str = "ih" }, 0, 0, FLAGS },
+    { "height", "same as h", OFFSET(h_expr), AV_OPT_TYPE_STRING, { .str = "ih" }, 0, 0, FLAGS },
+    { "force_original_aspect_ratio", "shrink or grow w/h to keep the input's aspect ratio",
+      OFFSET(force_original_aspect_ratio), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 2, FLAGS, "force_oar" },
+        { "disable",  NULL, 0, AV_OPT_TYPE_CONST, { .i64 = 0 }, 0, 0, FLAGS, "force_oar" },
+        { "decrease", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = 1 }, 0, 0, FLAGS, "force_oar" },
+        { "increase", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = 2 }, 0, 0, FLAGS, "force_oar" },
+    { "force_divisible_by", "with force_original_aspect_ratio: make w and h multiples of this",
+      OFFSET(force_divisible_by), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, 256, FLAGS },
+    { "algorithm", "resampling filter: point (or neighbor), bilinear, bicubic, lanczos, spline16, spline36, "
+      "spline64, area", OFFSET(algorithm), AV_OPT_TYPE_STRING, { .str = "bicubic" }, 0, 0, FLAGS },
+    { "param0", "bicubic B, 0 to 1 (default 1/3); lanczos taps, 1 to 16 (default 3)",
+      OFFSET(param0), AV_OPT_TYPE_DOUBLE, { .dbl = NAN }, 0, 16, FLAGS },
+    { "param1", "bicubic C, 0 to 1 (default 1/3)", OFFSET(param1), AV_OPT_TYPE_DOUBLE, { .dbl = NAN }, 0, 1, FLAGS },
     { "device", "OpenCL device for system-memory frames: default, cpu, gpu, P.D or a name part "
       "(default: -filter_hw_device, else CLVF_DEVICE, else the first GPU, else the first device)",
       OFFSET(device_spec), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
@@ -334,7 +360,7 @@ static const AVFilterPad scale_clvf_outputs[] = {
 
 const AVFilter ff_vf_scale_clvf = {
     .name           = "scale_clvf",
-    .description    = NULL_IF_CONFIG_SMALL("Scale video with OpenCL (clvf): bilinear or bicubic, exact chroma siting."),
+    .description    = NULL_IF_CONFIG_SMALL("Scale video with OpenCL (clvf): zimg's filters, exact chroma siting."),
     .priv_size      = sizeof(ScaleCLVFContext),
     .priv_class     = &scale_clvf_class,
     .init           = scale_clvf_init,

@@ -95,6 +95,13 @@ Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params)
   tmp_ = cl::Buffer(device_->context(), CL_MEM_READ_WRITE, tmp_bytes);
   device_->queue().enqueueFillBuffer(tmp_, 0.0f, 0, tmp_bytes);
   for (size_t i = 0; i < planes_.size(); ++i) plan_plane(planes_[i], i > 0);
+  std::vector<PlaneShape> src_shapes, dst_shapes;
+  for (const Plane& pl : planes_) {
+    src_shapes.push_back({size_t(pl.src_w) * pl.channels, size_t(pl.src_h)});
+    dst_shapes.push_back({size_t(pl.dst_w) * pl.channels, size_t(pl.dst_h)});
+  }
+  src_.emplace(device_->context(), params_.src_storage, std::move(src_shapes), "source");
+  dst_.emplace(device_->context(), params_.dst_storage, std::move(dst_shapes), "destination");
 }
 
 void Scale::plan_plane(Plane& pl, bool chroma) {
@@ -124,11 +131,7 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
   pl.v = cl::Kernel(device_->program(source, options(src_image, false, vt)), "scale_v");
   pl.h = cl::Kernel(device_->program(source, options(false, dst_image, ht)), "scale_h");
 
-  const size_t src_row = size_t(pl.src_w) * pl.channels, dst_row = size_t(pl.dst_w) * pl.channels;
-  if (params_.src_storage == CLVF_STORAGE_HOST)
-    pl.src_staging = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_HOST_WRITE_ONLY, src_row * pl.src_h);
-  if (params_.dst_storage == CLVF_STORAGE_HOST)
-    pl.dst_staging = cl::Buffer(ctx, CL_MEM_WRITE_ONLY | CL_MEM_HOST_READ_ONLY, dst_row * pl.dst_h);
+  const size_t src_row = size_t(pl.src_w) * pl.channels;
 
   // Arguments after the plane's own (which a frame supplies) never change.
   const int tmp_pitch = tmp_pitch_of(pl);
@@ -147,52 +150,18 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
   pl.h_range = cl::NDRange(pl.dst_w, pl.dst_h);
 }
 
-void Scale::set_plane_arg(cl::Kernel& k, cl_uint index, clvf_storage storage, const clvf_plane& p,
-                          const cl::Buffer& staging, size_t row_bytes, const char* which) {
-  switch (storage) {
-    case CLVF_STORAGE_HOST:
-      if (!p.data || p.pitch < row_bytes)
-        invalid(fmt::format("scale: {} host plane needs data and a pitch of at least {} bytes", which, row_bytes));
-      k.setArg(index, staging);
-      k.setArg(index + 1, 0);
-      k.setArg(index + 2, static_cast<int>(row_bytes));
-      return;
-    case CLVF_STORAGE_CL_BUFFER:
-      if (!p.mem || p.pitch < row_bytes || p.pitch > INT32_MAX || p.offset > INT32_MAX)
-        invalid(fmt::format("scale: {} buffer plane needs a cl_mem and a pitch of at least {} bytes", which, row_bytes));
-      k.setArg(index, sizeof(cl_mem), &p.mem);
-      k.setArg(index + 1, static_cast<int>(p.offset));
-      k.setArg(index + 2, static_cast<int>(p.pitch));
-      return;
-    case CLVF_STORAGE_CL_IMAGE:
-      if (!p.mem) invalid(fmt::format("scale: {} image plane is NULL", which));
-      k.setArg(index, sizeof(cl_mem), &p.mem);
-      return;
-  }
-}
-
 void Scale::process(const clvf_frame& src, const clvf_frame& dst) {
-  if (src.storage != params_.src_storage || dst.storage != params_.dst_storage)
-    invalid("scale: frame storage differs from the storage the operation was created for");
-  // Everything is checked before anything is enqueued, so a bad frame leaves dst untouched.
-  for (size_t i = 0; i < planes_.size(); ++i) {
-    Plane& pl = planes_[i];
-    const size_t src_row = size_t(pl.src_w) * pl.channels, dst_row = size_t(pl.dst_w) * pl.channels;
-    set_plane_arg(pl.v, 0, src.storage, src.planes[i], pl.src_staging, src_row, "source");
-    set_plane_arg(pl.h, 2, dst.storage, dst.planes[i], pl.dst_staging, dst_row, "destination");
-  }
+  src_->validate(src);
+  dst_->validate(dst);
   const auto& q = device_->queue();
   for (size_t i = 0; i < planes_.size(); ++i) {
     Plane& pl = planes_[i];
-    const size_t src_row = size_t(pl.src_w) * pl.channels, dst_row = size_t(pl.dst_w) * pl.channels;
-    if (src.storage == CLVF_STORAGE_HOST)
-      q.enqueueWriteBufferRect(pl.src_staging, CL_FALSE, {0, 0, 0}, {0, 0, 0}, {src_row, size_t(pl.src_h), 1},
-                               src_row, 0, src.planes[i].pitch, 0, src.planes[i].data);
+    src_->set_args(pl.v, 0, src, i);
+    dst_->set_args(pl.h, 2, dst, i);
+    src_->upload(q, src, i);
     q.enqueueNDRangeKernel(pl.v, cl::NullRange, pl.v_range);
     q.enqueueNDRangeKernel(pl.h, cl::NullRange, pl.h_range);
-    if (dst.storage == CLVF_STORAGE_HOST)
-      q.enqueueReadBufferRect(pl.dst_staging, CL_FALSE, {0, 0, 0}, {0, 0, 0}, {dst_row, size_t(pl.dst_h), 1},
-                              dst_row, 0, dst.planes[i].pitch, 0, dst.planes[i].data);
+    dst_->download(q, dst, i);
   }
   q.finish();
 }

@@ -2,9 +2,11 @@
 // frame without allocating. Serves the C API and, through it, the FFmpeg filter.
 #pragma once
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "clvf/clvf.h"
+#include "interop/frame_planes.hpp"
 #include "runtime/cl.hpp"
 #include "runtime/device.hpp"
 
@@ -25,16 +27,14 @@ class Scale {
     cl::Buffer h_offsets, h_weights, v_offsets, v_weights;
     cl::Kernel h, v;
     cl::NDRange h_range, v_range;
-    cl::Buffer src_staging, dst_staging;  // host storage only
   };
   void plan_plane(Plane& plane, bool chroma);
-  void set_plane_arg(cl::Kernel& k, cl_uint index, clvf_storage storage, const clvf_plane& p,
-                     const cl::Buffer& staging, size_t row_bytes, const char* which);
 
   std::shared_ptr<Device> device_;
   clvf_scale_params params_;
   std::vector<Plane> planes_;
   cl::Buffer tmp_;
+  std::optional<FramePlanes> src_, dst_;
 };
 
 }  // namespace clvf

@@ -1,0 +1,79 @@
+#include "interop/frame_planes.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdint>
+
+#include "runtime/error.hpp"
+
+namespace clvf {
+
+FramePlanes::FramePlanes(const cl::Context& context, clvf_storage storage, std::vector<PlaneShape> shapes,
+                         const char* which)
+    : storage_(storage), shapes_(std::move(shapes)), which_(which) {
+  if (storage_ != CLVF_STORAGE_HOST) return;
+  for (const PlaneShape& s : shapes_)
+    staging_.emplace_back(context, CL_MEM_READ_WRITE, s.row_bytes * s.rows);
+}
+
+void FramePlanes::validate(const clvf_frame& frame) const {
+  if (frame.storage != storage_)
+    throw Error(CLVF_ERROR_INVALID_ARGUMENT,
+                fmt::format("{} frame storage is {}; the operation was created for {}", which_,
+                            static_cast<int>(frame.storage), static_cast<int>(storage_)));
+  for (size_t i = 0; i < shapes_.size(); ++i) {
+    const clvf_plane& p = frame.planes[i];
+    const size_t row = shapes_[i].row_bytes;
+    switch (storage_) {
+      case CLVF_STORAGE_HOST:
+        if (!p.data || p.pitch < row)
+          throw Error(CLVF_ERROR_INVALID_ARGUMENT,
+                      fmt::format("{} host plane {} needs data and a pitch of at least {} bytes", which_, i, row));
+        break;
+      case CLVF_STORAGE_CL_BUFFER:
+        if (!p.mem || p.pitch < row || p.pitch > INT32_MAX || p.offset > INT32_MAX)
+          throw Error(CLVF_ERROR_INVALID_ARGUMENT,
+                      fmt::format("{} buffer plane {} needs a cl_mem and a pitch of at least {} bytes", which_, i, row));
+        break;
+      case CLVF_STORAGE_CL_IMAGE:
+        if (!p.mem) throw Error(CLVF_ERROR_INVALID_ARGUMENT, fmt::format("{} image plane {} is NULL", which_, i));
+        break;
+    }
+  }
+}
+
+cl_uint FramePlanes::set_args(cl::Kernel& kernel, cl_uint index, const clvf_frame& frame, size_t plane) const {
+  const clvf_plane& p = frame.planes[plane];
+  switch (storage_) {
+    case CLVF_STORAGE_HOST:
+      kernel.setArg(index, staging_[plane]);
+      kernel.setArg(index + 1, 0);
+      kernel.setArg(index + 2, static_cast<int>(shapes_[plane].row_bytes));
+      return index + 3;
+    case CLVF_STORAGE_CL_BUFFER:
+      kernel.setArg(index, sizeof(cl_mem), &p.mem);
+      kernel.setArg(index + 1, static_cast<int>(p.offset));
+      kernel.setArg(index + 2, static_cast<int>(p.pitch));
+      return index + 3;
+    case CLVF_STORAGE_CL_IMAGE:
+      kernel.setArg(index, sizeof(cl_mem), &p.mem);
+      return index + 1;
+  }
+  return index;
+}
+
+void FramePlanes::upload(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane) const {
+  if (storage_ != CLVF_STORAGE_HOST) return;
+  const PlaneShape& s = shapes_[plane];
+  queue.enqueueWriteBufferRect(staging_[plane], CL_FALSE, {0, 0, 0}, {0, 0, 0}, {s.row_bytes, s.rows, 1}, s.row_bytes,
+                               0, frame.planes[plane].pitch, 0, frame.planes[plane].data);
+}
+
+void FramePlanes::download(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane) const {
+  if (storage_ != CLVF_STORAGE_HOST) return;
+  const PlaneShape& s = shapes_[plane];
+  queue.enqueueReadBufferRect(staging_[plane], CL_FALSE, {0, 0, 0}, {0, 0, 0}, {s.row_bytes, s.rows, 1}, s.row_bytes,
+                              0, frame.planes[plane].pitch, 0, frame.planes[plane].data);
+}
+
+}  // namespace clvf

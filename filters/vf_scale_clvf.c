@@ -5,6 +5,7 @@
  * -filter_hw_device, the `device` option, CLVF_DEVICE or the default device) and OpenCL frames
  * (hwupload), and outputs the same kind.
  */
+#include "libavutil/dict.h"
 #include "libavutil/hwcontext.h"
 #include "libavutil/hwcontext_opencl.h"
 #include "libavutil/opt.h"
@@ -23,6 +24,7 @@ typedef struct ScaleCLVFContext {
     int force_original_aspect_ratio, force_divisible_by;
     char *algorithm;
     double param0, param1;
+    char *preset;
     char *device_spec;
 
     clvf_device *device;
@@ -58,13 +60,83 @@ static clvf_chroma_location chroma_location(enum AVChromaLocation loc)
     }
 }
 
+/* Options start "unset" (NULL, NaN, or the int sentinels below) so that a preset fills only what
+ * the user did not give; the documented defaults are filled in afterwards. */
+#define UNSET_OAR (-1)
+#define UNSET_DIVISIBLE 0
+
+static int option_is_unset(ScaleCLVFContext *s, const char *key)
+{
+    uint8_t *val = NULL;
+    int unset;
+
+    if (av_opt_get(s, key, AV_OPT_ALLOW_NULL, &val) < 0)
+        return -1;
+    unset = !val || !strcmp((char *)val, "nan") ||
+            (!strcmp(key, "force_original_aspect_ratio") && atoi((char *)val) == UNSET_OAR) ||
+            (!strcmp(key, "force_divisible_by") && atoi((char *)val) == UNSET_DIVISIBLE);
+    av_free(val);
+    return unset;
+}
+
+static int apply_preset(AVFilterContext *ctx)
+{
+    ScaleCLVFContext *s = ctx->priv;
+    const char *options;
+    AVDictionary *dict = NULL;
+    const AVDictionaryEntry *e = NULL;
+    clvf_status st;
+    int err = 0;
+
+    if ((st = clvf_preset_options("scale_clvf", s->preset, &options)) != CLVF_OK)
+        return clvf_error(ctx, st, "option 'preset'");
+    if ((err = av_dict_parse_string(&dict, options, "=", ":", 0)) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "preset '%s': cannot parse \"%s\"\n", s->preset, options);
+        return err;
+    }
+    while ((e = av_dict_get(dict, "", e, AV_DICT_IGNORE_SUFFIX))) {
+        int unset = strcmp(e->key, "preset") ? option_is_unset(s, e->key) : -1;
+        if (unset < 0) {
+            av_log(ctx, AV_LOG_ERROR, "preset '%s': '%s' is not an option of scale_clvf\n", s->preset, e->key);
+            err = AVERROR(EINVAL);
+            break;
+        }
+        if (unset && (err = av_opt_set(s, e->key, e->value, 0)) < 0) {
+            av_log(ctx, AV_LOG_ERROR, "preset '%s': option '%s' cannot be '%s'\n", s->preset, e->key, e->value);
+            break;
+        }
+    }
+    av_dict_free(&dict);
+    return err;
+}
+
+static int fill_defaults(ScaleCLVFContext *s)
+{
+    if (!s->w_expr && !(s->w_expr = av_strdup("iw")))
+        return AVERROR(ENOMEM);
+    if (!s->h_expr && !(s->h_expr = av_strdup("ih")))
+        return AVERROR(ENOMEM);
+    if (!s->algorithm && !(s->algorithm = av_strdup("bicubic")))
+        return AVERROR(ENOMEM);
+    if (s->force_original_aspect_ratio == UNSET_OAR)
+        s->force_original_aspect_ratio = 0;
+    if (s->force_divisible_by == UNSET_DIVISIBLE)
+        s->force_divisible_by = 1;
+    return 0;
+}
+
 static av_cold int scale_clvf_init(AVFilterContext *ctx)
 {
     ScaleCLVFContext *s = ctx->priv;
     clvf_scale_algorithm algorithm;
     clvf_status st;
+    int err;
 
     clvf_set_log_callback(clvf_to_av_log, NULL);
+    if (s->preset && (err = apply_preset(ctx)) < 0)
+        return err;
+    if ((err = fill_defaults(s)) < 0)
+        return err;
     clvf_scale_params_default(&s->params);
     if ((st = clvf_scale_algorithm_from_name(s->algorithm, &algorithm)) != CLVF_OK)
         return clvf_error(ctx, st, "option 'algorithm'");
@@ -234,8 +306,8 @@ static int scale_clvf_config_output(AVFilterLink *outlink)
     s->params.dst_height = outlink->h;
     s->params.src_storage = s->params.dst_storage = s->hw ? CLVF_STORAGE_CL_IMAGE : CLVF_STORAGE_HOST;
     s->params.chroma_location = CLVF_CHROMA_LEFT;
-    av_log(ctx, AV_LOG_VERBOSE, "%dx%d -> %dx%d %s\n", inlink->w, inlink->h, outlink->w, outlink->h,
-           av_get_pix_fmt_name(sw_format));
+    av_log(ctx, AV_LOG_VERBOSE, "%dx%d -> %dx%d %s, %s\n", inlink->w, inlink->h, outlink->w, outlink->h,
+           av_get_pix_fmt_name(sw_format), s->algorithm);
     return create_scale(ctx);
 }
 
@@ -317,20 +389,22 @@ fail:
 #define OFFSET(x) offsetof(ScaleCLVFContext, x)
 #define FLAGS (AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM)
 static const AVOption scale_clvf_options[] = {
+    { "preset", "named option set (see presets/scale_clvf.preset), or a preset file path (PATH or PATH#NAME); "
+      "options given explicitly override the preset's", OFFSET(preset), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "w", "output width expression (iw, ih, a, sar, dar...; 0: input width; -n: keep the aspect ratio, "
-      "divisible by n)", OFFSET(w_expr), AV_OPT_TYPE_STRING, { .str = "iw" }, 0, 0, FLAGS },
-    { "width", "same as w", OFFSET(w_expr), AV_OPT_TYPE_STRING, { .str = "iw" }, 0, 0, FLAGS },
-    { "h", "output height expression (as w)", OFFSET(h_expr), AV_OPT_TYPE_STRING, { .str = "ih" }, 0, 0, FLAGS },
-    { "height", "same as h", OFFSET(h_expr), AV_OPT_TYPE_STRING, { .str = "ih" }, 0, 0, FLAGS },
-    { "force_original_aspect_ratio", "shrink or grow w/h to keep the input's aspect ratio",
-      OFFSET(force_original_aspect_ratio), AV_OPT_TYPE_INT, { .i64 = 0 }, 0, 2, FLAGS, "force_oar" },
+      "divisible by n) (default iw)", OFFSET(w_expr), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "width", "same as w", OFFSET(w_expr), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "h", "output height expression, as w (default ih)", OFFSET(h_expr), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "height", "same as h", OFFSET(h_expr), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "force_original_aspect_ratio", "shrink or grow w/h to keep the input's aspect ratio (default disable)",
+      OFFSET(force_original_aspect_ratio), AV_OPT_TYPE_INT, { .i64 = UNSET_OAR }, UNSET_OAR, 2, FLAGS, "force_oar" },
         { "disable",  NULL, 0, AV_OPT_TYPE_CONST, { .i64 = 0 }, 0, 0, FLAGS, "force_oar" },
         { "decrease", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = 1 }, 0, 0, FLAGS, "force_oar" },
         { "increase", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = 2 }, 0, 0, FLAGS, "force_oar" },
-    { "force_divisible_by", "with force_original_aspect_ratio: make w and h multiples of this",
-      OFFSET(force_divisible_by), AV_OPT_TYPE_INT, { .i64 = 1 }, 1, 256, FLAGS },
+    { "force_divisible_by", "with force_original_aspect_ratio: make w and h multiples of this, 1 to 256 (default 1)",
+      OFFSET(force_divisible_by), AV_OPT_TYPE_INT, { .i64 = UNSET_DIVISIBLE }, UNSET_DIVISIBLE, 256, FLAGS },
     { "algorithm", "resampling filter: point (or neighbor), bilinear, bicubic, lanczos, spline16, spline36, "
-      "spline64, area", OFFSET(algorithm), AV_OPT_TYPE_STRING, { .str = "bicubic" }, 0, 0, FLAGS },
+      "spline64, area (default bicubic)", OFFSET(algorithm), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "param0", "bicubic B, 0 to 1 (default 1/3); lanczos taps, 1 to 16 (default 3)",
       OFFSET(param0), AV_OPT_TYPE_DOUBLE, { .dbl = NAN }, 0, 16, FLAGS },
     { "param1", "bicubic C, 0 to 1 (default 1/3)", OFFSET(param1), AV_OPT_TYPE_DOUBLE, { .dbl = NAN }, 0, 1, FLAGS },

@@ -1,11 +1,13 @@
 // The C API: thin handles over the C++ runtime, every call behind api_call().
 #include <cstring>
 #include <memory>
+#include <string>
 
 #include "clvf/clvf.h"
 #include "runtime/api_guard.hpp"
 #include "runtime/device.hpp"
 #include "runtime/ops/resample_table.hpp"
+#include "runtime/presets.hpp"
 #include "runtime/ops/scale.hpp"
 
 struct clvf_device {
@@ -102,5 +104,29 @@ CLVF_API clvf_status clvf_scale_process(clvf_scale* scale, const clvf_frame* src
 }
 
 CLVF_API void clvf_scale_release(clvf_scale* scale) { delete scale; }
+
+namespace {
+thread_local std::string preset_text;
+}
+
+CLVF_API clvf_status clvf_preset_options(const char* filter, const char* name, const char** options) {
+  return api_call([&] {
+    require(options, "clvf_preset_options: options");
+    *options = nullptr;
+    require(filter, "clvf_preset_options: filter");
+    require(name, "clvf_preset_options: name");
+    preset_text = clvf::presets::options(filter, name);
+    *options = preset_text.c_str();
+  });
+}
+
+CLVF_API const char* clvf_preset_names(const char* filter) {
+  try {
+    preset_text = filter ? clvf::presets::names(filter) : "";
+  } catch (...) {
+    preset_text.clear();
+  }
+  return preset_text.c_str();
+}
 
 }  // extern "C"

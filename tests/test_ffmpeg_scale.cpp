@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "reference_scale.hpp"
 #include "test_frames.hpp"
@@ -242,6 +243,60 @@ TEST_F(FfmpegScale, BadOptionsFailWithAClearMessage) {
     EXPECT_NE(r.status, 0) << c.vf;
     EXPECT_NE(r.output.find(c.expect), std::string::npos) << c.vf << ":\n" << r.output;
   }
+}
+
+TEST_F(FfmpegScale, PresetsGiveTheirOptionsAndExplicitOptionsWin) {
+  const auto in = make_input("yuv420p", 640, 480, 1);
+  const auto read = [&](const std::string& chain) { return read_file(scale(in, "yuv420p", 640, 480, chain)); };
+  const auto preset = read("scale_clvf=preset=web-720p");
+  EXPECT_TRUE(preset == read("scale_clvf=w=1280:h=720:force_original_aspect_ratio=decrease:force_divisible_by=2:"
+                             "algorithm=spline36"));
+  EXPECT_EQ(preset.size(), size_t(960 * 720 * 3 / 2));
+  const auto overridden = read("scale_clvf=preset=web-720p:algorithm=point:h=360");
+  EXPECT_TRUE(overridden == read("scale_clvf=w=1280:h=360:force_original_aspect_ratio=decrease:"
+                                 "force_divisible_by=2:algorithm=point"));
+  // An explicit value equal to the default still wins over the preset.
+  EXPECT_TRUE(read("scale_clvf=preset=upscale-sharp:param0=0.3333333333:param1=0.3333333333:w=320:h=240") ==
+              read("scale_clvf=algorithm=bicubic:w=320:h=240"));
+
+  // Preset files: the only entry, or PATH#NAME.
+  const fs::path one = dir_ / "one.preset", many = dir_ / "many.preset", bad = dir_ / "bad.preset";
+  std::ofstream(one) << "# a comment\n\nsmall: w=320:h=-2:algorithm=area\n";
+  std::ofstream(many) << "a: w=160:h=120\nb: w=320:h=240:algorithm=lanczos:param0=5\n";
+  std::ofstream(bad) << "ok: w=2\nthis line has no colon\n";
+  EXPECT_TRUE(read(fmt::format("scale_clvf=preset={}", one.string())) == read("scale_clvf=w=320:h=-2:algorithm=area"));
+  EXPECT_TRUE(read(fmt::format("scale_clvf=preset={}#b", many.string())) ==
+              read("scale_clvf=w=320:h=240:algorithm=lanczos:param0=5"));
+
+  const struct {
+    std::string vf, expect;
+  } errors[] = {
+      {"scale_clvf=preset=nope", "preset 'nope' is not known for scale_clvf; known: web-720p, web-1080p"},
+      {"scale_clvf=preset=" + many.string(), "holds 2 presets (a, b); name one as"},
+      {"scale_clvf=preset=" + many.string() + "#c", "has no preset 'c'; it has: a, b"},
+      {"scale_clvf=preset=" + bad.string(), "line 2: expected"},
+      {"scale_clvf=preset=" + (dir_ / "missing.preset").string(), "cannot be read"},
+  };
+  for (const auto& c : errors) {
+    const ProcessResult r = run("-f lavfi -i testsrc2=size=64x48 -frames:v 1 -vf \"" + c.vf + "\" -f null -");
+    EXPECT_NE(r.status, 0) << c.vf;
+    EXPECT_NE(r.output.find(c.expect), std::string::npos) << c.vf << ":\n" << r.output;
+  }
+}
+
+TEST_F(FfmpegScale, EveryShippedPresetRuns) {
+  const std::string names = clvf_preset_names("scale_clvf");
+  ASSERT_FALSE(names.empty());
+  std::istringstream list(names);
+  std::string name;
+  int count = 0;
+  while (std::getline(list, name, ',')) {
+    name.erase(0, name.find_first_not_of(' '));
+    const ProcessResult r = run("-f lavfi -i testsrc2=size=320x240 -frames:v 1 -vf scale_clvf=preset=" + name + " -f null -");
+    EXPECT_EQ(r.status, 0) << name << ":\n" << r.output;
+    ++count;
+  }
+  EXPECT_GE(count, 5);
 }
 
 }  // namespace

@@ -141,6 +141,16 @@ CLVF_API clvf_status clvf_scale_process(clvf_scale *scale, const clvf_frame *src
                                         const clvf_frame *dst);
 CLVF_API void clvf_scale_release(clvf_scale *scale);
 
+/* ---- presets ---- */
+/* The option string of preset `name` for `filter` ("scale_clvf"): a preset shipped with clvf
+ * (presets/FILTER.preset), or, when name contains '/', the one entry of that file (PATH) or the
+ * entry NAME of it (PATH#NAME). On success *options points to a per-thread string valid until
+ * the thread's next clvf_preset_* call. An unknown name is an error listing the known ones. */
+CLVF_API clvf_status clvf_preset_options(const char *filter, const char *name, const char **options);
+/* The names of the presets shipped for `filter`, comma separated ("" when none); per-thread
+ * string as above. */
+CLVF_API const char *clvf_preset_names(const char *filter);
+
 #ifdef __cplusplus
 }
 #endif

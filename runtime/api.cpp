@@ -62,6 +62,16 @@ CLVF_API const char* clvf_device_name(const clvf_device* device) {
   return device ? device->impl->name().c_str() : "";
 }
 
+CLVF_API clvf_status clvf_device_handles(const clvf_device* device, cl_context* context, cl_device_id* device_id,
+                                         cl_command_queue* queue) {
+  return api_call([&] {
+    require(device, "clvf_device_handles: device");
+    if (context) *context = device->impl->context()();
+    if (device_id) *device_id = device->impl->device()();
+    if (queue) *queue = device->impl->queue()();
+  });
+}
+
 CLVF_API void clvf_scale_params_default(clvf_scale_params* p) {
   if (!p) return;
   std::memset(p, 0, sizeof *p);

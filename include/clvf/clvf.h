@@ -68,6 +68,10 @@ CLVF_API clvf_status clvf_device_wrap(cl_context context, cl_device_id device,
 CLVF_API void clvf_device_release(clvf_device *device);
 /* "platform / device" for logs; valid while the device lives. */
 CLVF_API const char *clvf_device_name(const clvf_device *device);
+/* The OpenCL objects behind a device, so that callers can make buffers and images in its
+ * context; any out pointer may be NULL. Not retained: valid while the device lives. */
+CLVF_API clvf_status clvf_device_handles(const clvf_device *device, cl_context *context,
+                                         cl_device_id *device_id, cl_command_queue *queue);
 
 /* ---- frames ---- */
 typedef enum clvf_pixel_format {

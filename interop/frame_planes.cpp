@@ -8,12 +8,28 @@
 
 namespace clvf {
 
+namespace {
+// Bytes a plane spans in memory: every row's pitch but the last's.
+size_t span(const PlaneShape& s, size_t pitch) { return pitch * (s.rows - 1) + s.row_bytes; }
+}  // namespace
+
 FramePlanes::FramePlanes(const cl::Context& context, clvf_storage storage, std::vector<PlaneShape> shapes,
-                         const char* which)
-    : storage_(storage), shapes_(std::move(shapes)), which_(which) {
-  if (storage_ != CLVF_STORAGE_HOST) return;
+                         const char* which, bool zero_copy_host, bool is_output)
+    : context_(context), storage_(storage), shapes_(std::move(shapes)), which_(which),
+      zero_copy_(zero_copy_host && storage == CLVF_STORAGE_HOST), is_output_(is_output) {
+  if (storage_ != CLVF_STORAGE_HOST || zero_copy_) return;
   for (const PlaneShape& s : shapes_)
     staging_.emplace_back(context, CL_MEM_READ_WRITE, s.row_bytes * s.rows);
+}
+
+void FramePlanes::bind(const clvf_frame& frame) {
+  validate(frame);
+  wrapped_.clear();
+  if (!zero_copy_) return;
+  const cl_mem_flags access = is_output_ ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY;
+  for (size_t i = 0; i < shapes_.size(); ++i)
+    wrapped_.emplace_back(context_, access | CL_MEM_USE_HOST_PTR, span(shapes_[i], frame.planes[i].pitch),
+                          frame.planes[i].data);
 }
 
 void FramePlanes::validate(const clvf_frame& frame) const {
@@ -26,7 +42,7 @@ void FramePlanes::validate(const clvf_frame& frame) const {
     const size_t row = shapes_[i].row_bytes;
     switch (storage_) {
       case CLVF_STORAGE_HOST:
-        if (!p.data || p.pitch < row)
+        if (!p.data || p.pitch < row || p.pitch > INT32_MAX)
           throw Error(CLVF_ERROR_INVALID_ARGUMENT,
                       fmt::format("{} host plane {} needs data and a pitch of at least {} bytes", which_, i, row));
         break;
@@ -46,9 +62,9 @@ cl_uint FramePlanes::set_args(cl::Kernel& kernel, cl_uint index, const clvf_fram
   const clvf_plane& p = frame.planes[plane];
   switch (storage_) {
     case CLVF_STORAGE_HOST:
-      kernel.setArg(index, staging_[plane]);
+      kernel.setArg(index, zero_copy_ ? wrapped_[plane] : staging_[plane]);
       kernel.setArg(index + 1, 0);
-      kernel.setArg(index + 2, static_cast<int>(shapes_[plane].row_bytes));
+      kernel.setArg(index + 2, static_cast<int>(zero_copy_ ? p.pitch : shapes_[plane].row_bytes));
       return index + 3;
     case CLVF_STORAGE_CL_BUFFER:
       kernel.setArg(index, sizeof(cl_mem), &p.mem);
@@ -63,7 +79,7 @@ cl_uint FramePlanes::set_args(cl::Kernel& kernel, cl_uint index, const clvf_fram
 }
 
 void FramePlanes::upload(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane) const {
-  if (storage_ != CLVF_STORAGE_HOST) return;
+  if (storage_ != CLVF_STORAGE_HOST || zero_copy_) return;  // a fresh USE_HOST_PTR buffer holds the data
   const PlaneShape& s = shapes_[plane];
   queue.enqueueWriteBufferRect(staging_[plane], CL_FALSE, {0, 0, 0}, {0, 0, 0}, {s.row_bytes, s.rows, 1}, s.row_bytes,
                                0, frame.planes[plane].pitch, 0, frame.planes[plane].data);
@@ -72,6 +88,12 @@ void FramePlanes::upload(const cl::CommandQueue& queue, const clvf_frame& frame,
 void FramePlanes::download(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane) const {
   if (storage_ != CLVF_STORAGE_HOST) return;
   const PlaneShape& s = shapes_[plane];
+  if (zero_copy_) {
+    const size_t bytes = span(s, frame.planes[plane].pitch);
+    void* mapped = queue.enqueueMapBuffer(wrapped_[plane], CL_FALSE, CL_MAP_READ, 0, bytes);
+    queue.enqueueUnmapMemObject(wrapped_[plane], mapped);
+    return;
+  }
   queue.enqueueReadBufferRect(staging_[plane], CL_FALSE, {0, 0, 0}, {0, 0, 0}, {s.row_bytes, s.rows, 1}, s.row_bytes,
                               0, frame.planes[plane].pitch, 0, frame.planes[plane].data);
 }

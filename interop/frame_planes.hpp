@@ -1,10 +1,12 @@
 // How an operation's kernels reach the planes of a frame, whatever the frame's storage:
-//   host      system memory, staged through device buffers allocated once at plan time
-//             (uploaded before the kernels, downloaded after);
+//   host      system memory: used in place through CL_MEM_USE_HOST_PTR buffers wrapped around
+//             the frame's planes where the device shares host memory (zero copy: a map after the
+//             kernels makes the results visible), else staged through device buffers allocated
+//             once at plan time (uploaded before the kernels, downloaded after);
 //   buffer    the caller's cl_mem buffers, used in place (offset + pitch);
 //   image     the caller's image2d objects, used in place.
 // Everything about a frame is checked before anything is enqueued, so a bad frame leaves the
-// destination untouched.
+// destination untouched. One frame at a time: bind, set_args/upload/download, unbind.
 #pragma once
 #include <vector>
 
@@ -21,23 +23,34 @@ struct PlaneShape {
 class FramePlanes {
  public:
   // `which` names the frame in messages ("source", "destination").
-  FramePlanes(const cl::Context& context, clvf_storage storage, std::vector<PlaneShape> shapes, const char* which);
+  FramePlanes(const cl::Context& context, clvf_storage storage, std::vector<PlaneShape> shapes, const char* which,
+              bool zero_copy_host, bool is_output);
 
   clvf_storage storage() const { return storage_; }
   // Throws Error(INVALID_ARGUMENT) naming the plane and what it lacks.
   void validate(const clvf_frame& frame) const;
+  // Validates, then (zero-copy host storage) wraps the frame's planes for this frame's kernels.
+  // Bind the source and the destination before enqueueing anything, so that a bad frame fails
+  // first.
+  void bind(const clvf_frame& frame);
+  // Drops the wrappers (after the queue has finished with them).
+  void unbind() { wrapped_.clear(); }
   // Kernel arguments for plane i from `index` on: buffer, byte offset, byte pitch (host and
   // buffer storage) or the image alone. Returns the index after them.
   cl_uint set_args(cl::Kernel& kernel, cl_uint index, const clvf_frame& frame, size_t plane) const;
-  // Host storage only (no-ops otherwise): non-blocking copies into / out of the staging buffer.
+  // Host storage only (no-ops otherwise): non-blocking copies into / out of the staging buffer,
+  // or, zero copy, the map and unmap that make the device's writes visible to the host.
   void upload(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane) const;
   void download(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane) const;
 
  private:
+  cl::Context context_;
   clvf_storage storage_;
   std::vector<PlaneShape> shapes_;
-  std::vector<cl::Buffer> staging_;  // host storage only
+  std::vector<cl::Buffer> staging_;  // host storage, copied
+  std::vector<cl::Buffer> wrapped_;  // host storage, zero copy: the bound frame's planes
   const char* which_;
+  bool zero_copy_ = false, is_output_ = false;
 };
 
 }  // namespace clvf

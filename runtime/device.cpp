@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "runtime/error.hpp"
 #include "runtime/log.hpp"
@@ -50,6 +51,8 @@ Device::Device(cl::Context context, cl::Device device, cl::CommandQueue queue)
   name_ = fmt::format("{} / {}", platform.getInfo<CL_PLATFORM_NAME>().c_str(),
                       device_.getInfo<CL_DEVICE_NAME>().c_str());
   if (device_.getInfo<CL_DEVICE_IMAGE_SUPPORT>()) context_.getSupportedImageFormats(CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, &image_formats_);
+  const char* no_zero_copy = std::getenv("CLVF_NO_ZERO_COPY");
+  zero_copy_host_ = device_.getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY>() && !(no_zero_copy && *no_zero_copy == '1');
   log(CLVF_LOG_INFO, "using OpenCL device {}", name_);
 }
 

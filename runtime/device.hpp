@@ -25,6 +25,9 @@ class Device {
   const cl::CommandQueue& queue() const { return queue_; }
   const std::string& name() const { return name_; }
   bool supports_image_format(cl_channel_order order, cl_channel_type type) const;
+  // Kernels can use system memory in place (CPU devices, integrated GPUs), unless
+  // CLVF_NO_ZERO_COPY=1 asks for copies through device buffers.
+  bool zero_copy_host() const { return zero_copy_host_; }
 
   // The program for source + options, built once per device and kept (memory, then disk cache).
   cl::Program program(const std::string& source, const std::string& options);
@@ -37,6 +40,7 @@ class Device {
   cl::CommandQueue queue_;
   std::string name_;
   std::vector<cl::ImageFormat> image_formats_;
+  bool zero_copy_host_ = false;
   ProgramCache cache_;
   std::mutex programs_mutex_;
   std::map<std::pair<std::string, std::string>, cl::Program> programs_;

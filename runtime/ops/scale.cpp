@@ -100,8 +100,9 @@ Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params)
     src_shapes.push_back({size_t(pl.src_w) * pl.channels, size_t(pl.src_h)});
     dst_shapes.push_back({size_t(pl.dst_w) * pl.channels, size_t(pl.dst_h)});
   }
-  src_.emplace(device_->context(), params_.src_storage, std::move(src_shapes), "source");
-  dst_.emplace(device_->context(), params_.dst_storage, std::move(dst_shapes), "destination");
+  const bool zero_copy = device_->zero_copy_host();
+  src_.emplace(device_->context(), params_.src_storage, std::move(src_shapes), "source", zero_copy, false);
+  dst_.emplace(device_->context(), params_.dst_storage, std::move(dst_shapes), "destination", zero_copy, true);
 }
 
 void Scale::plan_plane(Plane& pl, bool chroma) {
@@ -151,19 +152,32 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
 }
 
 void Scale::process(const clvf_frame& src, const clvf_frame& dst) {
-  src_->validate(src);
-  dst_->validate(dst);
   const auto& q = device_->queue();
-  for (size_t i = 0; i < planes_.size(); ++i) {
-    Plane& pl = planes_[i];
-    src_->set_args(pl.v, 0, src, i);
-    dst_->set_args(pl.h, 2, dst, i);
-    src_->upload(q, src, i);
-    q.enqueueNDRangeKernel(pl.v, cl::NullRange, pl.v_range);
-    q.enqueueNDRangeKernel(pl.h, cl::NullRange, pl.h_range);
-    dst_->download(q, dst, i);
+  try {
+    src_->bind(src);
+    dst_->bind(dst);
+    for (size_t i = 0; i < planes_.size(); ++i) {
+      Plane& pl = planes_[i];
+      src_->set_args(pl.v, 0, src, i);
+      dst_->set_args(pl.h, 2, dst, i);
+      src_->upload(q, src, i);
+      q.enqueueNDRangeKernel(pl.v, cl::NullRange, pl.v_range);
+      q.enqueueNDRangeKernel(pl.h, cl::NullRange, pl.h_range);
+      dst_->download(q, dst, i);
+    }
+    q.finish();
+  } catch (...) {
+    // Nothing enqueued may touch the caller's memory after the error returns.
+    try {
+      q.finish();
+    } catch (...) {
+    }
+    src_->unbind();
+    dst_->unbind();
+    throw;
   }
-  q.finish();
+  src_->unbind();
+  dst_->unbind();
 }
 
 }  // namespace clvf

@@ -13,9 +13,9 @@ N=${1:-300}
 SRC="-f lavfi -i testsrc2=size=1920x1080:rate=30,noise=alls=10:allf=t+u,format=nv12,trim=end_frame=1,loop=loop=-1:size=1,setpts=N/30/TB"
 fps_of() {
   local chain=$1 t0 t1
-  "$FF" -hide_banner -nostdin -loglevel error $SRC -fps_mode passthrough -vf "$chain" -frames:v 5 -f null - # warm (kernel cache)
+  "$FF" -hide_banner -nostdin -loglevel error $SRC -vf "$chain" -frames:v 5 -f null - # warm (kernel cache)
   t0=$(date +%s.%N)
-  "$FF" -hide_banner -nostdin -loglevel error $SRC -fps_mode passthrough -vf "$chain" -frames:v "$N" -f null -
+  "$FF" -hide_banner -nostdin -loglevel error $SRC -vf "$chain" -frames:v "$N" -f null -
   t1=$(date +%s.%N)
   awk -v n="$N" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", n / (b - a) }'
 }

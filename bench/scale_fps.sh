@@ -10,7 +10,7 @@ N=${1:-300}
 
 # Frames come from a looped still (decoded once) so the source costs almost nothing; the null
 # muxer takes the output. Each line: the -vf chain after the source.
-SRC="-f lavfi -i testsrc2=size=1920x1080:rate=30,noise=alls=10:allf=t+u,format=nv12,trim=end_frame=1,loop=loop=-1:size=1,setpts=N/30/TB"
+SRC="-f lavfi -i testsrc2=size=1920x1080:rate=30,noise=alls=10:allf=t+u,format=nv12,trim=end_frame=1,loop=loop=-1:size=1,settb=1/30,setpts=N"
 fps_of() {
   local chain=$1 t0 t1
   "$FF" -hide_banner -nostdin -loglevel error $SRC -vf "$chain" -frames:v 5 -f null - # warm (kernel cache)

@@ -1,7 +1,8 @@
 /* Benchmark (not a test): scale throughput through the C API alone, no FFmpeg, for host frames
  * (upload + kernels + download) and for frames already in cl buffers (kernels only).
  *   scale_throughput [algorithm] [frames] [SRC_WxH] [DST_WxH]     defaults: bicubic 300 1920x1080 1280x720
- * NV12. The device is CLVF_DEVICE's, else the first GPU, else the first device. */
+ * NV12. The device is CLVF_DEVICE's, else the first GPU, else the first device. With
+ * CLVF_PROFILE=1 each mode also prints its kernel times from OpenCL events. */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +89,7 @@ int main(int argc, char **argv)
         t = now() - t0;
         printf("  %-34s %8.3f ms/frame %10.1f fps\n", mode ? "cl buffers (kernels only)" : "host frames (upload, kernels, download)",
                t / frames * 1e3, frames / t);
+        printf("%s", clvf_scale_profile(s));
         clvf_scale_release(s);
         clReleaseMemObject(bin);
         clReleaseMemObject(bout);

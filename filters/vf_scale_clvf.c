@@ -165,6 +165,9 @@ static av_cold int scale_clvf_init(AVFilterContext *ctx)
 
 static void release_state(ScaleCLVFContext *s)
 {
+    const char *profile = s->scale ? clvf_scale_profile(s->scale) : "";
+    if (*profile)
+        av_log(s, AV_LOG_INFO, "kernel times (CLVF_PROFILE):\n%s", profile);
     clvf_scale_release(s->scale);
     s->scale = NULL;
     clvf_device_release(s->device);

@@ -116,7 +116,12 @@ CLVF_API clvf_status clvf_scale_process(clvf_scale* scale, const clvf_frame* src
 CLVF_API void clvf_scale_release(clvf_scale* scale) { delete scale; }
 
 namespace {
-thread_local std::string preset_text;
+thread_local std::string preset_text, profile_text;
+}
+
+CLVF_API const char* clvf_scale_profile(const clvf_scale* scale) {
+  profile_text = scale ? scale->impl->profile_report() : "";
+  return profile_text.c_str();
 }
 
 CLVF_API clvf_status clvf_preset_options(const char* filter, const char* name, const char** options) {

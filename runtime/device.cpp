@@ -53,7 +53,15 @@ Device::Device(cl::Context context, cl::Device device, cl::CommandQueue queue)
   if (device_.getInfo<CL_DEVICE_IMAGE_SUPPORT>()) context_.getSupportedImageFormats(CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, &image_formats_);
   const char* no_zero_copy = std::getenv("CLVF_NO_ZERO_COPY");
   zero_copy_host_ = device_.getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY>() && !(no_zero_copy && *no_zero_copy == '1');
+  profiling_ = queue_.getInfo<CL_QUEUE_PROPERTIES>() & CL_QUEUE_PROFILING_ENABLE;
+  if (profiling_requested() && !profiling_)
+    log(CLVF_LOG_WARNING, "CLVF_PROFILE is set, but the caller's queue has no CL_QUEUE_PROFILING_ENABLE: no kernel times");
   log(CLVF_LOG_INFO, "using OpenCL device {}", name_);
+}
+
+bool profiling_requested() {
+  const char* p = std::getenv("CLVF_PROFILE");
+  return p && *p == '1';
 }
 
 std::shared_ptr<Device> Device::open(std::string_view spec_text) {
@@ -72,7 +80,7 @@ std::shared_ptr<Device> Device::open(std::string_view spec_text) {
     return d.first.platform == match->platform && d.first.device == match->device;
   });
   cl::Context context(it->second);
-  cl::CommandQueue queue(context, it->second);
+  cl::CommandQueue queue(context, it->second, profiling_requested() ? CL_QUEUE_PROFILING_ENABLE : 0);
   return std::shared_ptr<Device>(new Device(context, it->second, queue));
 }
 
@@ -81,7 +89,8 @@ std::shared_ptr<Device> Device::wrap(cl_context context, cl_device_id device, cl
     throw Error(CLVF_ERROR_INVALID_ARGUMENT, "clvf_device_wrap: context and device must not be NULL");
   cl::Context ctx(context, true);
   cl::Device dev(device, true);
-  cl::CommandQueue q = queue ? cl::CommandQueue(queue, true) : cl::CommandQueue(ctx, dev);
+  cl::CommandQueue q = queue ? cl::CommandQueue(queue, true)
+                             : cl::CommandQueue(ctx, dev, profiling_requested() ? CL_QUEUE_PROFILING_ENABLE : 0);
   return std::shared_ptr<Device>(new Device(ctx, dev, q));
 }
 

@@ -28,6 +28,9 @@ class Device {
   // Kernels can use system memory in place (CPU devices, integrated GPUs), unless
   // CLVF_NO_ZERO_COPY=1 asks for copies through device buffers.
   bool zero_copy_host() const { return zero_copy_host_; }
+  // The queue records kernel times (CLVF_PROFILE=1 when the queue is clvf's own, or a caller's
+  // queue made with CL_QUEUE_PROFILING_ENABLE).
+  bool profiling() const { return profiling_; }
 
   // The program for source + options, built once per device and kept (memory, then disk cache).
   cl::Program program(const std::string& source, const std::string& options);
@@ -41,10 +44,14 @@ class Device {
   std::string name_;
   std::vector<cl::ImageFormat> image_formats_;
   bool zero_copy_host_ = false;
+  bool profiling_ = false;
   ProgramCache cache_;
   std::mutex programs_mutex_;
   std::map<std::pair<std::string, std::string>, cl::Program> programs_;
 };
+
+// CLVF_PROFILE=1: queues clvf creates record kernel times.
+bool profiling_requested();
 
 // Every device of every platform, in clinfo -l order.
 std::vector<std::pair<DeviceEntry, cl::Device>> list_devices();

@@ -144,6 +144,10 @@ CLVF_API clvf_status clvf_scale_create(clvf_device *device, const clvf_scale_par
 CLVF_API clvf_status clvf_scale_process(clvf_scale *scale, const clvf_frame *src,
                                         const clvf_frame *dst);
 CLVF_API void clvf_scale_release(clvf_scale *scale);
+/* Kernel times so far, one line per kernel and plane (runs, mean/min/max ms, share), when the
+ * device's queue records them (CLVF_PROFILE=1, or a wrapped queue with
+ * CL_QUEUE_PROFILING_ENABLE); "" otherwise. Per-thread string, valid until the thread's next call. */
+CLVF_API const char *clvf_scale_profile(const clvf_scale *scale);
 
 /* ---- presets ---- */
 /* The option string of preset `name` for `filter` ("scale_clvf"): a preset shipped with clvf

@@ -161,17 +161,22 @@ void Scale::process(const clvf_frame& src, const clvf_frame& dst) {
       src_->set_args(pl.v, 0, src, i);
       dst_->set_args(pl.h, 2, dst, i);
       src_->upload(q, src, i);
-      q.enqueueNDRangeKernel(pl.v, cl::NullRange, pl.v_range);
-      q.enqueueNDRangeKernel(pl.h, cl::NullRange, pl.h_range);
+      const bool timed = device_->profiling();
+      q.enqueueNDRangeKernel(pl.v, cl::NullRange, pl.v_range, cl::NullRange, nullptr,
+                             profile_.track(timed, fmt::format("scale_v plane {}", i)));
+      q.enqueueNDRangeKernel(pl.h, cl::NullRange, pl.h_range, cl::NullRange, nullptr,
+                             profile_.track(timed, fmt::format("scale_h plane {}", i)));
       dst_->download(q, dst, i);
     }
     q.finish();
+    profile_.collect();
   } catch (...) {
     // Nothing enqueued may touch the caller's memory after the error returns.
     try {
       q.finish();
     } catch (...) {
     }
+    profile_.discard();
     src_->unbind();
     dst_->unbind();
     throw;

@@ -9,6 +9,7 @@
 #include "interop/frame_planes.hpp"
 #include "runtime/cl.hpp"
 #include "runtime/device.hpp"
+#include "runtime/profile.hpp"
 
 namespace clvf {
 
@@ -19,6 +20,8 @@ class Scale {
  public:
   Scale(std::shared_ptr<Device> device, const clvf_scale_params& params);
   void process(const clvf_frame& src, const clvf_frame& dst);
+  // Kernel times so far (profiling devices only; "" otherwise).
+  std::string profile_report() const { return profile_.report(); }
 
  private:
   struct Plane {
@@ -35,6 +38,7 @@ class Scale {
   std::vector<Plane> planes_;
   cl::Buffer tmp_;
   std::optional<FramePlanes> src_, dst_;
+  KernelProfile profile_;
 };
 
 }  // namespace clvf

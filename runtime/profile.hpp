@@ -1,0 +1,34 @@
+// Kernel times from OpenCL events: an operation records the event of each enqueue under a name
+// ("scale_v plane 0"), collects them once its frame is finished, and reports totals.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runtime/cl.hpp"
+
+namespace clvf {
+
+class KernelProfile {
+ public:
+  // The event to pass to an enqueue (use it at once: the next call may move it), or nullptr
+  // when profiling is off.
+  cl::Event* track(bool enabled, const std::string& name);
+  // After the queue has finished: adds the recorded events' durations to the totals.
+  void collect();
+  // After a failed frame: forgets its events (some may never have run).
+  void discard() { pending_.clear(); }
+  // One line per name: frames, mean, min and max in ms, share of the total; "" when empty.
+  std::string report() const;
+
+ private:
+  struct Totals {
+    std::string name;
+    size_t count = 0;
+    double sum_ms = 0, min_ms = 0, max_ms = 0;
+  };
+  std::vector<std::pair<size_t, cl::Event>> pending_;  // index into totals_
+  std::vector<Totals> totals_;
+};
+
+}  // namespace clvf

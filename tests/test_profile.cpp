@@ -1,0 +1,52 @@
+// Kernel times: recorded per kernel and plane when CLVF_PROFILE=1 makes clvf's queue a profiling
+// one, absent otherwise.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "clvf/clvf.h"
+
+namespace {
+
+std::string run_three_frames() {
+  clvf_device* dev = nullptr;
+  clvf_scale* scale = nullptr;
+  EXPECT_EQ(clvf_device_open("pocl", &dev), CLVF_OK) << clvf_last_error();
+  clvf_scale_params p;
+  clvf_scale_params_default(&p);
+  p.format = CLVF_PIX_NV12;
+  p.src_width = 64, p.src_height = 48, p.dst_width = 32, p.dst_height = 24;
+  EXPECT_EQ(clvf_scale_create(dev, &p, &scale), CLVF_OK) << clvf_last_error();
+  std::vector<unsigned char> in(64 * 48 * 3 / 2, 100), out(32 * 24 * 3 / 2);
+  clvf_frame a{}, b{};
+  a.storage = b.storage = CLVF_STORAGE_HOST;
+  a.planes[0] = {in.data(), nullptr, 0, 64};
+  a.planes[1] = {in.data() + 64 * 48, nullptr, 0, 64};
+  b.planes[0] = {out.data(), nullptr, 0, 32};
+  b.planes[1] = {out.data() + 32 * 24, nullptr, 0, 32};
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(clvf_scale_process(scale, &a, &b), CLVF_OK) << clvf_last_error();
+  std::string report = clvf_scale_profile(scale);
+  clvf_scale_release(scale);
+  clvf_device_release(dev);
+  return report;
+}
+
+TEST(Profile, KernelTimesWhenAsked) {
+  ::setenv("CLVF_PROFILE", "1", 1);
+  const std::string report = run_three_frames();
+  ::unsetenv("CLVF_PROFILE");
+  for (const char* kernel : {"scale_v plane 0", "scale_h plane 0", "scale_v plane 1", "scale_h plane 1"}) {
+    const auto at = report.find(kernel);
+    ASSERT_NE(at, std::string::npos) << kernel << " missing from:\n" << report;
+    EXPECT_NE(report.find("3 runs", at), std::string::npos) << report;
+  }
+}
+
+TEST(Profile, NothingWhenNotAsked) {
+  ::unsetenv("CLVF_PROFILE");
+  EXPECT_EQ(run_three_frames(), "");
+}
+
+}  // namespace

@@ -24,18 +24,37 @@ __kernel void scale_v(SRC_PLANE, __global float *tmp, int tmp_pitch,
 }
 
 // One work-item per output pixel. The taps of one pixel are contiguous in the intermediate row,
-// so they are read as vectors and reduced with dot products (weights are padded with zeros to
-// TAPS_PAD, a multiple of 4, and the intermediate rows carry finite padding to read into).
+// so they are read as vectors (8 taps at a time where TAPS_PAD allows, else 4) and reduced
+// (weights are padded with zeros to TAPS_PAD, and the intermediate rows carry finite padding to
+// read into).
 __kernel void scale_h(__global const float *tmp, int tmp_pitch, DST_PLANE,
                       __global const int *offsets, __global const float *weights) {
   const int x = get_global_id(0), y = get_global_id(1);
   __global const float *w = weights + x * TAPS_PAD;
   __global const float *row = tmp + (size_t)y * tmp_pitch + offsets[x] * CHANNELS;
-#if CHANNELS == 1
+#if CHANNELS == 1 && TAPS_PAD % 8 == 0
+  float8 acc8 = 0.0f;
+  UNROLL
+  for (int k = 0; k < TAPS_PAD; k += 8)
+    acc8 += vload8(0, row + k) * vload8(0, w + k);
+  const float4 acc4 = acc8.lo + acc8.hi;
+  const float acc = (acc4.x + acc4.y) + (acc4.z + acc4.w);
+#elif CHANNELS == 1
   float acc = 0.0f;
   UNROLL
   for (int k = 0; k < TAPS_PAD; k += 4)
     acc += dot(vload4(0, row + k), vload4(0, w + k));
+#elif TAPS_PAD % 8 == 0
+  float8 even = 0.0f, odd = 0.0f;
+  UNROLL
+  for (int k = 0; k < TAPS_PAD; k += 8) {
+    const float16 v = vload16(0, row + 2 * k);
+    const float8 wk = vload8(0, w + k);
+    even += v.even * wk;
+    odd += v.odd * wk;
+  }
+  const float4 e4 = even.lo + even.hi, o4 = odd.lo + odd.hi;
+  const float2 acc = (float2)((e4.x + e4.y) + (e4.z + e4.w), (o4.x + o4.y) + (o4.z + o4.w));
 #else
   float2 acc = 0.0f;
   UNROLL

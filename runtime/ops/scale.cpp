@@ -14,8 +14,9 @@ namespace {
 
 constexpr int kMaxSize = 16384;
 constexpr int kMaxLanczosTaps = 16;
-// Pass 2 reads taps four at a time; its intermediate rows carry room for the overhang.
-constexpr int kHorizontalVector = 4;
+// Pass 2 reads taps 8 at a time (4 for short filters); its intermediate rows carry room for the
+// overhang.
+constexpr int kHorizontalVector = 8;
 
 int tmp_pitch_of(const auto& plane) { return (plane.src_w + kHorizontalVector - 1) * plane.channels; }
 
@@ -112,7 +113,9 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
   const int sub = chroma ? 2 : 1;
   const AxisMapping h_axis{pl.src_w, pl.dst_w, double(params_.src_width) / params_.dst_width, sub, h_siting};
   const AxisMapping v_axis{pl.src_h, pl.dst_h, double(params_.src_height) / params_.dst_height, sub, v_siting};
-  const auto ht = build_resample_table(filter, h_axis, kHorizontalVector);
+  // Pass 2 reads 4 taps at a time for short filters, 8 otherwise: the weight rows are padded to match.
+  auto ht = build_resample_table(filter, h_axis, 4);
+  if (ht.taps > 4) ht = build_resample_table(filter, h_axis, 8);
   const auto vt = build_resample_table(filter, v_axis);
   const auto& ctx = device_->context();
   pl.h_offsets = upload(ctx, ht.offsets);

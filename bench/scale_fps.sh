@@ -29,14 +29,19 @@ rows=(
   "zscale spline36|zscale=w=1280:h=720:filter=spline36"
   "scale_clvf bicubic|scale_clvf=w=1280:h=720:algorithm=bicubic"
   "scale_clvf bilinear|scale_clvf=w=1280:h=720:algorithm=bilinear"
+  "scale_clvf spline36|scale_clvf=w=1280:h=720:algorithm=spline36"
 )
 printf "1080p -> 720p NV12, %d frames, %s, device: %s\n" "$N" "$(nproc) cores" "${CLVF_DEVICE:-default}"
-printf "%-28s %10s %14s\n" "scaler" "fps" "vs swscale"
+printf "%-28s %10s %14s %16s\n" "scaler" "fps" "vs swscale" "vs zscale same"
 for row in "${rows[@]}"; do
   name=${row%%|*}; chain=${row#*|}
   [ "$chain" = null ] && f=$base || f=$(fps_of "$chain")
   fps[$name]=$f
   ref=${fps[swscale bicubic]:-}
   if [ -n "$ref" ]; then ratio=$(awk -v a="$f" -v b="$ref" 'BEGIN { printf "%.2fx", a / b }'); else ratio="-"; fi
-  printf "%-28s %10s %14s\n" "$name" "$f" "$ratio"
+  same="${name/scale_clvf/zscale}"
+  if [ "$same" != "$name" ] && [ -n "${fps[$same]:-}" ]; then
+    zratio=$(awk -v a="$f" -v b="${fps[$same]}" 'BEGIN { printf "%.2fx", a / b }')
+  else zratio="-"; fi
+  printf "%-28s %10s %14s %16s\n" "$name" "$f" "$ratio" "$zratio"
 done

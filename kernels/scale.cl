@@ -24,7 +24,7 @@ __kernel void scale_v(SRC_PLANE, __global float *tmp, int tmp_pitch,
 }
 
 // One work-item per output pixel. The taps of one pixel are contiguous in the intermediate row,
-// so they are read as vectors (8 taps at a time where TAPS_PAD allows, else 4) and reduced
+// so they are read as vectors (HVEC taps at a time: 8 pays on CPUs, 4 on GPUs) and reduced
 // (weights are padded with zeros to TAPS_PAD, and the intermediate rows carry finite padding to
 // read into).
 __kernel void scale_h(__global const float *tmp, int tmp_pitch, DST_PLANE,
@@ -32,7 +32,7 @@ __kernel void scale_h(__global const float *tmp, int tmp_pitch, DST_PLANE,
   const int x = get_global_id(0), y = get_global_id(1);
   __global const float *w = weights + x * TAPS_PAD;
   __global const float *row = tmp + (size_t)y * tmp_pitch + offsets[x] * CHANNELS;
-#if CHANNELS == 1 && TAPS_PAD % 8 == 0
+#if CHANNELS == 1 && HVEC == 8
   float8 acc8 = 0.0f;
   UNROLL
   for (int k = 0; k < TAPS_PAD; k += 8)
@@ -44,7 +44,7 @@ __kernel void scale_h(__global const float *tmp, int tmp_pitch, DST_PLANE,
   UNROLL
   for (int k = 0; k < TAPS_PAD; k += 4)
     acc += dot(vload4(0, row + k), vload4(0, w + k));
-#elif TAPS_PAD % 8 == 0
+#elif HVEC == 8
   float8 even = 0.0f, odd = 0.0f;
   UNROLL
   for (int k = 0; k < TAPS_PAD; k += 8) {

@@ -13,7 +13,8 @@ namespace {
 std::string run_three_frames() {
   clvf_device* dev = nullptr;
   clvf_scale* scale = nullptr;
-  EXPECT_EQ(clvf_device_open("pocl", &dev), CLVF_OK) << clvf_last_error();
+  const char* spec = std::getenv("CLVF_TEST_DEVICE");
+  EXPECT_EQ(clvf_device_open(spec && *spec ? spec : "pocl", &dev), CLVF_OK) << clvf_last_error();
   clvf_scale_params p;
   clvf_scale_params_default(&p);
   p.format = CLVF_PIX_NV12;

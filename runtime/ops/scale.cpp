@@ -79,6 +79,8 @@ Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params)
                               "use buffer or host storage, or yuv420p",
                               device_->name()));
   }
+  // 8 taps per vector in pass 2 is ~30% faster on PoCL and up to 3x slower on NVIDIA (long filters).
+  wide_horizontal_ = device_->device().getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU;
   planes_.resize(params_.format == CLVF_PIX_NV12 ? 2 : 3);
   size_t tmp_bytes = 0;
   for (size_t i = 0; i < planes_.size(); ++i) {
@@ -113,9 +115,10 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
   const int sub = chroma ? 2 : 1;
   const AxisMapping h_axis{pl.src_w, pl.dst_w, double(params_.src_width) / params_.dst_width, sub, h_siting};
   const AxisMapping v_axis{pl.src_h, pl.dst_h, double(params_.src_height) / params_.dst_height, sub, v_siting};
-  // Pass 2 reads 4 taps at a time for short filters, 8 otherwise: the weight rows are padded to match.
+  // Pass 2 reads HVEC taps at a time: the weight rows are padded to match.
   auto ht = build_resample_table(filter, h_axis, 4);
-  if (ht.taps > 4) ht = build_resample_table(filter, h_axis, 8);
+  if (ht.taps > 4 && wide_horizontal_) ht = build_resample_table(filter, h_axis, 8);
+  const int hvec = ht.stride % 8 == 0 && wide_horizontal_ ? 8 : 4;
   const auto vt = build_resample_table(filter, v_axis);
   const auto& ctx = device_->context();
   pl.h_offsets = upload(ctx, ht.offsets);
@@ -125,8 +128,8 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
 
   const std::string source = std::string(kernels::source("plane.h")) + std::string(kernels::source("scale.cl"));
   const auto options = [&](bool src_image, bool dst_image, const ResampleTable& t) {
-    return fmt::format("-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DTAPS={} -DTAPS_PAD={}",
-                       pl.channels, int(src_image), int(dst_image), t.taps, t.stride);
+    return fmt::format("-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DTAPS={} -DTAPS_PAD={} -DHVEC={}",
+                       pl.channels, int(src_image), int(dst_image), t.taps, t.stride, hvec);
   };
   const bool src_image = params_.src_storage == CLVF_STORAGE_CL_IMAGE;
   const bool dst_image = params_.dst_storage == CLVF_STORAGE_CL_IMAGE;

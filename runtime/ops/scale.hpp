@@ -39,6 +39,7 @@ class Scale {
   cl::Buffer tmp_;
   std::optional<FramePlanes> src_, dst_;
   KernelProfile profile_;
+  bool wide_horizontal_ = false;  // pass 2 reads 8 taps per vector (CPU devices), else 4
 };
 
 }  // namespace clvf

@@ -26,10 +26,8 @@ class FramePlanes {
   FramePlanes(const cl::Context& context, clvf_storage storage, std::vector<PlaneShape> shapes, const char* which,
               bool zero_copy_host, bool is_output);
 
-  clvf_storage storage() const { return storage_; }
-  // Throws Error(INVALID_ARGUMENT) naming the plane and what it lacks.
-  void validate(const clvf_frame& frame) const;
-  // Validates, then (zero-copy host storage) wraps the frame's planes for this frame's kernels.
+  // Validates (Error(INVALID_ARGUMENT) naming the plane and what it lacks), then (zero-copy host
+  // storage) wraps the frame's planes for this frame's kernels.
   // Bind the source and the destination before enqueueing anything, so that a bad frame fails
   // first.
   void bind(const clvf_frame& frame);
@@ -44,6 +42,8 @@ class FramePlanes {
   void download(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane) const;
 
  private:
+  void validate(const clvf_frame& frame) const;
+
   cl::Context context_;
   clvf_storage storage_;
   std::vector<PlaneShape> shapes_;

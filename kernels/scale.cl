@@ -4,6 +4,10 @@
 // pixels), pass 2 filters its rows into the destination plane. Vertical first: its loads are
 // contiguous along a row, so the pass over the larger data is the cheap one on CPUs.
 
+#ifndef HVEC  // set for the program that runs scale_h; the one for scale_v leaves it out
+#define HVEC 4
+#endif
+
 #if TAPS_PAD <= 64
 #define UNROLL _Pragma("unroll")
 #else

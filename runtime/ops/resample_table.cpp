@@ -135,7 +135,7 @@ double AxisMapping::source_position(int o) const {
   return ((o * subsampling + siting + 0.5) * ratio - 0.5 - siting) / subsampling;
 }
 
-ResampleTable build_resample_table(const ResampleFilter& filter, const AxisMapping& axis, int stride_multiple) {
+ResampleTable build_resample_table(const ResampleFilter& filter, const AxisMapping& axis, int max_vector) {
   std::vector<std::vector<Tap>> footprints(axis.dst_size);
   ResampleTable t;
   t.taps = 1;
@@ -145,7 +145,8 @@ ResampleTable build_resample_table(const ResampleFilter& filter, const AxisMappi
                                               [](const Tap& a, const Tap& b) { return a.index < b.index; });
     t.taps = std::max(t.taps, hi->index - lo->index + 1);
   }
-  t.stride = (t.taps + stride_multiple - 1) / stride_multiple * stride_multiple;
+  const int vector = t.taps > 4 ? max_vector : std::min(4, max_vector);
+  t.stride = (t.taps + vector - 1) / vector * vector;
   t.offsets.resize(axis.dst_size);
   t.weights.assign(static_cast<size_t>(axis.dst_size) * t.stride, 0.0f);
   std::vector<double> w(t.taps);

@@ -38,11 +38,13 @@ struct AxisMapping {
 // inside the plane: offsets[o] + taps <= src_size.
 struct ResampleTable {
   int taps = 0;
-  int stride = 0;  // taps rounded up to the multiple asked for; the extra weights are 0
+  int stride = 0;  // taps rounded up to a whole number of vectors; the extra weights are 0
   std::vector<int> offsets;
   std::vector<float> weights;  // dst_size * stride
 };
 
-ResampleTable build_resample_table(const ResampleFilter& filter, const AxisMapping& axis, int stride_multiple = 1);
+// Weight rows are padded for a kernel that reads them `max_vector` at a time (4 at a time when
+// there are no more than 4 taps; 1 means no padding).
+ResampleTable build_resample_table(const ResampleFilter& filter, const AxisMapping& axis, int max_vector = 1);
 
 }  // namespace clvf

@@ -116,8 +116,7 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
   const AxisMapping h_axis{pl.src_w, pl.dst_w, double(params_.src_width) / params_.dst_width, sub, h_siting};
   const AxisMapping v_axis{pl.src_h, pl.dst_h, double(params_.src_height) / params_.dst_height, sub, v_siting};
   // Pass 2 reads HVEC taps at a time: the weight rows are padded to match.
-  auto ht = build_resample_table(filter, h_axis, 4);
-  if (ht.taps > 4 && wide_horizontal_) ht = build_resample_table(filter, h_axis, 8);
+  const auto ht = build_resample_table(filter, h_axis, wide_horizontal_ ? 8 : 4);
   const int hvec = ht.stride % 8 == 0 && wide_horizontal_ ? 8 : 4;
   const auto vt = build_resample_table(filter, v_axis);
   const auto& ctx = device_->context();
@@ -128,15 +127,16 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
 
   const std::string source = std::string(kernels::source("plane.h")) + std::string(kernels::source("scale.cl"));
   const auto options = [&](bool src_image, bool dst_image, const ResampleTable& t) {
-    return fmt::format("-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DTAPS={} -DTAPS_PAD={} -DHVEC={}",
-                       pl.channels, int(src_image), int(dst_image), t.taps, t.stride, hvec);
+    return fmt::format("-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DTAPS={} -DTAPS_PAD={}",
+                       pl.channels, int(src_image), int(dst_image), t.taps, t.stride);
   };
   const bool src_image = params_.src_storage == CLVF_STORAGE_CL_IMAGE;
   const bool dst_image = params_.dst_storage == CLVF_STORAGE_CL_IMAGE;
   // Pass 1 (vertical) reads the source plane, pass 2 (horizontal) writes the destination plane;
   // each program variant fixes only the storage its pass touches.
   pl.v = cl::Kernel(device_->program(source, options(src_image, false, vt)), "scale_v");
-  pl.h = cl::Kernel(device_->program(source, options(false, dst_image, ht)), "scale_h");
+  pl.h = cl::Kernel(device_->program(source, options(false, dst_image, ht) + fmt::format(" -DHVEC={}", hvec)),
+                    "scale_h");
 
   const size_t src_row = size_t(pl.src_w) * pl.channels;
 
@@ -155,6 +155,8 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
   // Work-items: pass 1 one per lane (sample of one channel), pass 2 one per pixel.
   pl.v_range = cl::NDRange(src_row, pl.dst_h);
   pl.h_range = cl::NDRange(pl.dst_w, pl.dst_h);
+  pl.v_name = fmt::format("scale_v plane {}", &pl - planes_.data());
+  pl.h_name = fmt::format("scale_h plane {}", &pl - planes_.data());
 }
 
 void Scale::process(const clvf_frame& src, const clvf_frame& dst) {
@@ -169,9 +171,9 @@ void Scale::process(const clvf_frame& src, const clvf_frame& dst) {
       src_->upload(q, src, i);
       const bool timed = device_->profiling();
       q.enqueueNDRangeKernel(pl.v, cl::NullRange, pl.v_range, cl::NullRange, nullptr,
-                             profile_.track(timed, fmt::format("scale_v plane {}", i)));
+                             profile_.track(timed, pl.v_name));
       q.enqueueNDRangeKernel(pl.h, cl::NullRange, pl.h_range, cl::NullRange, nullptr,
-                             profile_.track(timed, fmt::format("scale_h plane {}", i)));
+                             profile_.track(timed, pl.h_name));
       dst_->download(q, dst, i);
     }
     q.finish();

@@ -30,6 +30,7 @@ class Scale {
     cl::Buffer h_offsets, h_weights, v_offsets, v_weights;
     cl::Kernel h, v;
     cl::NDRange h_range, v_range;
+    std::string v_name, h_name;  // in kernel-time reports
   };
   void plan_plane(Plane& plane, bool chroma);
 

@@ -6,15 +6,19 @@
 #include "clvf/clvf.h"
 #include "runtime/api_guard.hpp"
 #include "runtime/device.hpp"
+#include "runtime/ops/denoise.hpp"
 #include "runtime/ops/resample_table.hpp"
-#include "runtime/presets.hpp"
 #include "runtime/ops/scale.hpp"
+#include "runtime/presets.hpp"
 
 struct clvf_device {
   std::shared_ptr<clvf::Device> impl;
 };
 struct clvf_scale {
   std::unique_ptr<clvf::Scale> impl;
+};
+struct clvf_denoise {
+  std::unique_ptr<clvf::Denoise> impl;
 };
 
 namespace clvf {
@@ -121,6 +125,46 @@ thread_local std::string preset_text, profile_text;
 
 CLVF_API const char* clvf_scale_profile(const clvf_scale* scale) {
   profile_text = scale ? scale->impl->profile_report() : "";
+  return profile_text.c_str();
+}
+
+CLVF_API void clvf_denoise_params_default(clvf_denoise_params* p) {
+  if (!p) return;
+  std::memset(p, 0, sizeof *p);
+  p->version = CLVF_API_VERSION;
+  p->format = CLVF_PIX_YUV420P;
+  p->strength = 1.0;
+  p->patch_size = 7;
+  p->research_size = 15;
+  p->planes = 0xf;
+  p->src_storage = CLVF_STORAGE_HOST;
+  p->dst_storage = CLVF_STORAGE_HOST;
+}
+
+CLVF_API clvf_status clvf_denoise_create(clvf_device* device, const clvf_denoise_params* params, clvf_denoise** out) {
+  return api_call([&] {
+    require(out, "clvf_denoise_create: out");
+    *out = nullptr;
+    require(device, "clvf_denoise_create: device");
+    require(params, "clvf_denoise_create: params");
+    auto op = std::make_unique<clvf::Denoise>(device->impl, *params);
+    *out = new clvf_denoise{std::move(op)};
+  });
+}
+
+CLVF_API clvf_status clvf_denoise_process(clvf_denoise* denoise, const clvf_frame* src, const clvf_frame* dst) {
+  return api_call([&] {
+    require(denoise, "clvf_denoise_process: denoise");
+    require(src, "clvf_denoise_process: src");
+    require(dst, "clvf_denoise_process: dst");
+    denoise->impl->process(*src, *dst);
+  });
+}
+
+CLVF_API void clvf_denoise_release(clvf_denoise* denoise) { delete denoise; }
+
+CLVF_API const char* clvf_denoise_profile(const clvf_denoise* denoise) {
+  profile_text = denoise ? denoise->impl->profile_report() : "";
   return profile_text.c_str();
 }
 

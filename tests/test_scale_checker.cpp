@@ -14,7 +14,7 @@
 #include "clvf/clvf.h"
 #include "reference_scale.hpp"
 #include "runtime/device.hpp"
-#include "test_device.hpp"
+#include "checker_support.hpp"
 #include "test_frames.hpp"
 
 namespace clvf::test {
@@ -40,16 +40,8 @@ std::string describe(const Case& k) {
                      k.b, k.c, k.taps, int(k.chroma));
 }
 
-// Oclgrind simulates every work-item: keep its frames small.
-bool small_only() { return std::getenv("CLVF_CHECK_SMALL") != nullptr; }
-
-uint64_t seed() {
-  const char* s = std::getenv("CLVF_CHECK_SEED");
-  return s ? std::strtoull(s, nullptr, 0) : 20261201;
-}
-
 std::vector<Case> make_cases(clvf_storage storage) {
-  std::mt19937_64 rng(seed() + storage);
+  std::mt19937_64 rng(checker_seed() + storage);
   const int max = small_only() ? 40 : 300;
   auto size = [&] { return std::uniform_int_distribution<int>(1, max)(rng); };
   std::vector<Case> cases;
@@ -80,22 +72,11 @@ std::vector<Case> make_cases(clvf_storage storage) {
   return cases;
 }
 
-class ScaleChecker : public ::testing::TestWithParam<clvf_storage> {
- protected:
-  void SetUp() override {
-    device_ = open_test_device();
-    ASSERT_EQ(clvf_device_wrap(device_->context()(), device_->device()(), device_->queue()(), &handle_), CLVF_OK)
-        << clvf_last_error();
-  }
-  void TearDown() override { clvf_device_release(handle_); }
-
-  std::shared_ptr<Device> device_;
-  clvf_device* handle_ = nullptr;
-};
+class ScaleChecker : public StorageChecker {};
 
 TEST_P(ScaleChecker, MatchesFloat64Reference) {
   const clvf_storage storage = GetParam();
-  std::mt19937 rng(static_cast<unsigned>(seed()));
+  std::mt19937 rng(static_cast<unsigned>(checker_seed()));
   int checked = 0;
   for (const Case& k : make_cases(storage)) {
     SCOPED_TRACE(describe(k));
@@ -107,12 +88,7 @@ TEST_P(ScaleChecker, MatchesFloat64Reference) {
     p.src_storage = p.dst_storage = storage;
     clvf_scale* scale = nullptr;
     const clvf_status st = clvf_scale_create(handle_, &p, &scale);
-    if (storage == CLVF_STORAGE_CL_IMAGE && k.format == CLVF_PIX_NV12 &&
-        !device_->supports_image_format(CL_RG, CL_UNORM_INT8)) {
-      EXPECT_EQ(st, CLVF_ERROR_UNSUPPORTED);
-      EXPECT_NE(std::string(clvf_last_error()).find("CL_RG"), std::string::npos) << clvf_last_error();
-      continue;
-    }
+    if (expect_unsupported_nv12_images(storage, k.format, st)) continue;
     ASSERT_EQ(st, CLVF_OK) << clvf_last_error();
 
     auto src = plane_shapes(k.format, k.sw, k.sh);
@@ -164,13 +140,7 @@ TEST_P(ScaleChecker, MatchesFloat64Reference) {
   EXPECT_GT(checked, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Storages, ScaleChecker,
-                         ::testing::Values(CLVF_STORAGE_HOST, CLVF_STORAGE_CL_BUFFER, CLVF_STORAGE_CL_IMAGE),
-                         [](const auto& info) {
-                           return std::string(info.param == CLVF_STORAGE_HOST        ? "host"
-                                              : info.param == CLVF_STORAGE_CL_BUFFER ? "buffer"
-                                                                                     : "image");
-                         });
+CLVF_INSTANTIATE_STORAGES(ScaleChecker);
 
 }  // namespace
 }  // namespace clvf::test

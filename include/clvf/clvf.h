@@ -5,7 +5,7 @@
  * (all allocation happens there); processing a frame allocates nothing.
  *
  * Thread safety: a clvf_device may be shared by threads (its program cache is locked); one
- * clvf_scale must be used by one thread at a time. */
+ * operation (clvf_scale, clvf_denoise) must be used by one thread at a time. */
 #ifndef CLVF_CLVF_H
 #define CLVF_CLVF_H
 
@@ -148,6 +148,41 @@ CLVF_API void clvf_scale_release(clvf_scale *scale);
  * device's queue records them (CLVF_PROFILE=1, or a wrapped queue with
  * CL_QUEUE_PROFILING_ENABLE); "" otherwise. Per-thread string, valid until the thread's next call. */
 CLVF_API const char *clvf_scale_profile(const clvf_scale *scale);
+
+/* ---- denoise ---- */
+/* Non-local means with the weights of FFmpeg's nlmeans filter, so that the same strength and
+ * sizes give the same picture: for every offset o of the research window, the sum of squared
+ * differences (ssd) over the patches around p and p + o (edge samples repeated) gives the weight
+ * exp(-ssd / (10 s)^2), or 0 once it falls below 1/255; the output is the weighted mean of the
+ * candidates, the pixel itself counting with weight 1. Each plane is filtered on its own (NV12's
+ * U and V included). */
+typedef struct clvf_denoise_params {
+  uint32_t version; /* CLVF_API_VERSION */
+  clvf_pixel_format format;
+  int width, height;
+  double strength;        /* s, 1..30 (luma; chroma too unless strength_chroma is set) */
+  double strength_chroma; /* 0 = strength, else 1..30 */
+  int patch_size;         /* odd, 1..99 */
+  int patch_size_chroma;  /* 0 = patch_size, else odd 1..99 */
+  int research_size;      /* odd, 1..99 */
+  int research_size_chroma; /* 0 = research_size, else odd 1..99 */
+  unsigned planes;        /* bit i set: plane i is denoised; others are copied */
+  clvf_storage src_storage, dst_storage;
+} clvf_denoise_params;
+
+/* Defaults: s=1 (FFmpeg's), patch 7, research 15, every plane, host storage. */
+CLVF_API void clvf_denoise_params_default(clvf_denoise_params *params);
+
+typedef struct clvf_denoise clvf_denoise;
+CLVF_API clvf_status clvf_denoise_create(clvf_device *device, const clvf_denoise_params *params,
+                                         clvf_denoise **out);
+/* Denoises src into dst (same size and format; storages as given at creation). Returns when dst
+ * is complete. */
+CLVF_API clvf_status clvf_denoise_process(clvf_denoise *denoise, const clvf_frame *src,
+                                          const clvf_frame *dst);
+CLVF_API void clvf_denoise_release(clvf_denoise *denoise);
+/* Kernel times, as clvf_scale_profile. */
+CLVF_API const char *clvf_denoise_profile(const clvf_denoise *denoise);
 
 /* ---- presets ---- */
 /* The option string of preset `name` for `filter` ("scale_clvf"): a preset shipped with clvf

@@ -7,12 +7,13 @@
 
 #include "runtime/error.hpp"
 #include "runtime/kernels.hpp"
+#include "runtime/ops/frame_format.hpp"
+#include "runtime/ops/frame_run.hpp"
 #include "runtime/ops/resample_table.hpp"
 
 namespace clvf {
 namespace {
 
-constexpr int kMaxSize = 16384;
 constexpr int kMaxLanczosTaps = 16;
 // Pass 2 reads taps 8 at a time (4 for short filters); its intermediate rows carry room for the
 // overhang.
@@ -21,10 +22,6 @@ constexpr int kHorizontalVector = 8;
 int tmp_pitch_of(const auto& plane) { return (plane.src_w + kHorizontalVector - 1) * plane.channels; }
 
 [[noreturn]] void invalid(const std::string& message) { throw Error(CLVF_ERROR_INVALID_ARGUMENT, message); }
-
-bool is_storage(clvf_storage s) {
-  return s == CLVF_STORAGE_HOST || s == CLVF_STORAGE_CL_BUFFER || s == CLVF_STORAGE_CL_IMAGE;
-}
 
 template <typename T>
 cl::Buffer upload(const cl::Context& ctx, const std::vector<T>& v) {
@@ -36,15 +33,11 @@ cl::Buffer upload(const cl::Context& ctx, const std::vector<T>& v) {
 void validate_scale_params(const clvf_scale_params& p) {
   if (p.version != CLVF_API_VERSION)
     invalid(fmt::format("scale: params.version is {}, this library speaks version {}", p.version, CLVF_API_VERSION));
-  if (p.format != CLVF_PIX_NV12 && p.format != CLVF_PIX_YUV420P)
-    invalid(fmt::format("scale: format {} is not supported; allowed: nv12, yuv420p", static_cast<int>(p.format)));
-  const auto check_size = [](const char* name, int v) {
-    if (v < 1 || v > kMaxSize) invalid(fmt::format("scale: {} is {}; allowed: 1 to {}", name, v, kMaxSize));
-  };
-  check_size("source width", p.src_width);
-  check_size("source height", p.src_height);
-  check_size("destination width", p.dst_width);
-  check_size("destination height", p.dst_height);
+  check_format("scale", p.format);
+  check_size("scale", "source width", p.src_width);
+  check_size("scale", "source height", p.src_height);
+  check_size("scale", "destination width", p.dst_width);
+  check_size("scale", "destination height", p.dst_height);
   if (!*scale_algorithm_name(p.algorithm))
     invalid(fmt::format("scale: algorithm {} is not known; allowed: {}", static_cast<int>(p.algorithm),
                         kScaleAlgorithmNames));
@@ -60,37 +53,24 @@ void validate_scale_params(const clvf_scale_params& p) {
       p.chroma_location != CLVF_CHROMA_TOPLEFT)
     invalid(fmt::format("scale: chroma location {} is not known; allowed: left, center, topleft",
                         static_cast<int>(p.chroma_location)));
-  if (!is_storage(p.src_storage) || !is_storage(p.dst_storage))
-    invalid("scale: storage must be CLVF_STORAGE_HOST, CLVF_STORAGE_CL_BUFFER or CLVF_STORAGE_CL_IMAGE");
+  check_storages("scale", p.src_storage, p.dst_storage);
 }
 
 Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params)
     : device_(std::move(device)), params_(params) {
   validate_scale_params(params_);
-  const bool uses_images = params_.src_storage == CLVF_STORAGE_CL_IMAGE || params_.dst_storage == CLVF_STORAGE_CL_IMAGE;
-  if (uses_images) {
-    if (!device_->supports_image_format(CL_R, CL_UNORM_INT8))
-      throw Error(CLVF_ERROR_UNSUPPORTED,
-                  fmt::format("scale: device {} has no CL_R/CL_UNORM_INT8 images; use buffer or host storage",
-                              device_->name()));
-    if (params_.format == CLVF_PIX_NV12 && !device_->supports_image_format(CL_RG, CL_UNORM_INT8))
-      throw Error(CLVF_ERROR_UNSUPPORTED,
-                  fmt::format("scale: NV12 in images needs CL_RG/CL_UNORM_INT8 images, which device {} lacks; "
-                              "use buffer or host storage, or yuv420p",
-                              device_->name()));
-  }
+  check_image_support("scale", *device_, params_.format, params_.src_storage, params_.dst_storage);
   // 8 taps per vector in pass 2 is ~30% faster on PoCL and up to 3x slower on NVIDIA (long filters).
   wide_horizontal_ = device_->device().getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU;
-  planes_.resize(params_.format == CLVF_PIX_NV12 ? 2 : 3);
+  const auto src_planes = planes_of(params_.format, params_.src_width, params_.src_height);
+  const auto dst_planes = planes_of(params_.format, params_.dst_width, params_.dst_height);
+  planes_.resize(src_planes.size());
   size_t tmp_bytes = 0;
   for (size_t i = 0; i < planes_.size(); ++i) {
     Plane& pl = planes_[i];
-    const bool chroma = i > 0;
-    pl.channels = (params_.format == CLVF_PIX_NV12 && chroma) ? 2 : 1;
-    pl.src_w = chroma ? (params_.src_width + 1) / 2 : params_.src_width;
-    pl.src_h = chroma ? (params_.src_height + 1) / 2 : params_.src_height;
-    pl.dst_w = chroma ? (params_.dst_width + 1) / 2 : params_.dst_width;
-    pl.dst_h = chroma ? (params_.dst_height + 1) / 2 : params_.dst_height;
+    pl.channels = src_planes[i].channels;
+    pl.src_w = src_planes[i].width, pl.src_h = src_planes[i].height;
+    pl.dst_w = dst_planes[i].width, pl.dst_h = dst_planes[i].height;
     tmp_bytes = std::max(tmp_bytes, sizeof(float) * tmp_pitch_of(pl) * pl.dst_h);
   }
   // Pass 2 reads whole vectors past a row's last tap (with zero weight): the padding must hold
@@ -98,14 +78,9 @@ Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params)
   tmp_ = cl::Buffer(device_->context(), CL_MEM_READ_WRITE, tmp_bytes);
   device_->queue().enqueueFillBuffer(tmp_, 0.0f, 0, tmp_bytes);
   for (size_t i = 0; i < planes_.size(); ++i) plan_plane(planes_[i], i > 0);
-  std::vector<PlaneShape> src_shapes, dst_shapes;
-  for (const Plane& pl : planes_) {
-    src_shapes.push_back({size_t(pl.src_w) * pl.channels, size_t(pl.src_h)});
-    dst_shapes.push_back({size_t(pl.dst_w) * pl.channels, size_t(pl.dst_h)});
-  }
   const bool zero_copy = device_->zero_copy_host();
-  src_.emplace(device_->context(), params_.src_storage, std::move(src_shapes), "source", zero_copy, false);
-  dst_.emplace(device_->context(), params_.dst_storage, std::move(dst_shapes), "destination", zero_copy, true);
+  src_.emplace(device_->context(), params_.src_storage, plane_shapes(src_planes), "source", zero_copy, false);
+  dst_.emplace(device_->context(), params_.dst_storage, plane_shapes(dst_planes), "destination", zero_copy, true);
 }
 
 void Scale::plan_plane(Plane& pl, bool chroma) {
@@ -161,36 +136,14 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
 
 void Scale::process(const clvf_frame& src, const clvf_frame& dst) {
   const auto& q = device_->queue();
-  try {
-    src_->bind(src);
-    dst_->bind(dst);
-    for (size_t i = 0; i < planes_.size(); ++i) {
-      Plane& pl = planes_[i];
-      src_->set_args(pl.v, 0, src, i);
-      dst_->set_args(pl.h, 2, dst, i);
-      src_->upload(q, src, i);
-      const bool timed = device_->profiling();
-      q.enqueueNDRangeKernel(pl.v, cl::NullRange, pl.v_range, cl::NullRange, nullptr,
-                             profile_.track(timed, pl.v_name));
-      q.enqueueNDRangeKernel(pl.h, cl::NullRange, pl.h_range, cl::NullRange, nullptr,
-                             profile_.track(timed, pl.h_name));
-      dst_->download(q, dst, i);
-    }
-    q.finish();
-    profile_.collect();
-  } catch (...) {
-    // Nothing enqueued may touch the caller's memory after the error returns.
-    try {
-      q.finish();
-    } catch (...) {
-    }
-    profile_.discard();
-    src_->unbind();
-    dst_->unbind();
-    throw;
-  }
-  src_->unbind();
-  dst_->unbind();
+  const bool timed = device_->profiling();
+  run_frame(*device_, profile_, *src_, *dst_, src, dst, planes_.size(), [&](size_t i) {
+    Plane& pl = planes_[i];
+    src_->set_args(pl.v, 0, src, i);
+    dst_->set_args(pl.h, 2, dst, i);
+    q.enqueueNDRangeKernel(pl.v, cl::NullRange, pl.v_range, cl::NullRange, nullptr, profile_.track(timed, pl.v_name));
+    q.enqueueNDRangeKernel(pl.h, cl::NullRange, pl.h_range, cl::NullRange, nullptr, profile_.track(timed, pl.h_name));
+  });
 }
 
 }  // namespace clvf

@@ -1,0 +1,28 @@
+// What every operation checks and derives from a pixel format and storage choice: the planes'
+// geometry, and whether the device can hold them in the storage asked for.
+#pragma once
+#include <vector>
+
+#include "clvf/clvf.h"
+#include "interop/frame_planes.hpp"
+#include "runtime/device.hpp"
+
+namespace clvf {
+
+struct PlaneGeometry {
+  int width = 0, height = 0;  // pixels
+  int channels = 1;           // samples per pixel (2 for NV12's UV)
+};
+
+// Throws Error(INVALID_ARGUMENT) "OP: ..." naming what is allowed.
+void check_format(const char* op, clvf_pixel_format format);
+void check_size(const char* op, const char* name, int value);
+void check_storages(const char* op, clvf_storage src, clvf_storage dst);
+// Throws Error(UNSUPPORTED) when a storage is CL_IMAGE and the device lacks the image formats.
+void check_image_support(const char* op, const Device& device, clvf_pixel_format format, clvf_storage src,
+                         clvf_storage dst);
+
+std::vector<PlaneGeometry> planes_of(clvf_pixel_format format, int width, int height);
+std::vector<PlaneShape> plane_shapes(const std::vector<PlaneGeometry>& planes);
+
+}  // namespace clvf

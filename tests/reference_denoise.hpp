@@ -1,0 +1,21 @@
+// Plain float64 reference for NL-means on one plane, written from the definition (FFmpeg's
+// nlmeans weights): for every pixel p and offset o != 0 of the research window with p + o inside
+// the plane, ssd = sum over the patch of (I(p + k) - I(p + o + k))^2 with coordinates clamped to
+// the plane; w = exp(-ssd / (10 s)^2) when ssd < floor(ln(255) (10 s)^2), else 0. The value is
+// (sum w I(p + o) + I(p)) / (sum w + 1), unrounded. Channels are filtered separately.
+#pragma once
+#include <vector>
+
+#include "reference_scale.hpp"
+
+namespace clvf::test {
+
+struct RefNlmeans {
+  double strength = 1;
+  int patch_size = 7, research_size = 15;
+};
+
+// w * h * channels values, row-major.
+std::vector<double> reference_nlmeans(const RefPlane& src, const RefNlmeans& p);
+
+}  // namespace clvf::test

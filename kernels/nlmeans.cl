@@ -3,33 +3,83 @@
 // w = exp(-ssd / h^2) when ssd < max_ssd (else 0), only where p + o lies inside the plane;
 // out = (sum w * I(p + o) + I(p)) / (sum w + 1), rounded half up.
 //
-// A work-group owns a tile of TW lanes x TH rows (TW = WX work-items, one output column each)
-// and holds the source around it in local memory. Per offset:
+// A work-group owns a tile of TW = WX * VEC lanes x TH rows (each work-item VEC adjacent output
+// lanes: 1 on GPUs, a CPU vector's worth on CPUs) and holds the source around it in local memory.
+// Per offset:
 //   A  every column of the tile plus the patch's overhang gets its vertical patch sums of
 //      squared differences for all TH rows, sliding down the column (2 new squares per row);
-//   B  every work-item adds 2*PATCH_R+1 of those column sums for each of its TH outputs and
-//      accumulates the weighted candidate.
+//   B  each output adds 2*PATCH_R+1 of those column sums and accumulates the weighted candidate.
 // Sums of squares are integers (exact for any patch size); accumulation is in float, in
 // FFmpeg's order, without contraction, so results match it to the last bit almost everywhere.
 //
 // Build options: CHANNELS, SRC_IMAGE, DST_IMAGE (plane.h), PATCH_R, SEARCH_R (radii in pixels),
-// WX (= TW), TH.
+// WX, VEC (1, 4, 8 or 16), TH.
 #pragma OPENCL FP_CONTRACT OFF
 
 #define CH CHANNELS
-#define TW WX
+#define TW (WX * VEC)
 #define HALO (PATCH_R + SEARCH_R)
-#define TILE_W (TW + 2 * HALO * CH)
-#define TILE_H (TH + 2 * HALO)
-#define VCOLS (TW + 2 * PATCH_R * CH)
 #define PATCH (2 * PATCH_R + 1)
+#define VCOLS (TW + 2 * PATCH_R * CH)                  // columns of vertical sums
+#define VCHUNKS ((VCOLS + VEC - 1) / VEC)
+#define VCOLS_P (VCHUNKS * VEC)
+#define TILE_W (VCOLS_P + 2 * SEARCH_R * CH)          // covers every column phase A reads
+#define TILE_H (TH + 2 * HALO)
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#if VEC == 1
+typedef int intv;
+typedef float floatv;
+#define LOAD_U8(p) ((int)*(p))
+#define LOAD_I(p) (*(p))
+#define STORE_I(v, p) (*(p) = (v))
+#define STORE_F(v, p) (*(p) = (v))
+#define TO_FLOAT(v) ((float)(v))
+#define TO_INT(v) ((int)(v))
+#define AS_FLOAT(v) as_float(v)
+#define IOTA 0
+#else
+typedef CAT(int, VEC) intv;
+typedef CAT(float, VEC) floatv;
+#define LOAD_U8(p) CAT(convert_int, VEC)(CAT(vload, VEC)(0, p))
+#define LOAD_I(p) CAT(vload, VEC)(0, p)
+#define STORE_I(v, p) CAT(vstore, VEC)(v, 0, p)
+#define STORE_F(v, p) CAT(vstore, VEC)(v, 0, p)
+#define TO_FLOAT(v) CAT(convert_float, VEC)(v)
+#define TO_INT(v) CAT(convert_int, VEC)(v)
+#define AS_FLOAT(v) CAT(as_float, VEC)(v)
+#if VEC == 4
+#define IOTA (int4)(0, 1, 2, 3)
+#elif VEC == 8
+#define IOTA (int8)(0, 1, 2, 3, 4, 5, 6, 7)
+#elif VEC == 16
+#define IOTA (int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+#endif
+#endif
 
 #define SQ(a) ((a) * (a))
 
+// 2^x for -126 < x <= 0 to a few parts in 10^7, in plain arithmetic that vectorises (library
+// exp is most of the run time on CPU devices): x = n + f, |f| <= 1/2, 2^f by its Taylor series.
+floatv exp2_neg(floatv x) {
+  x = fmax(x, -126.0f);
+  const floatv n = (x - 8388608.0f) + 8388608.0f;  // round to nearest (|x| < 2^22)
+  const floatv f = x - n;
+  floatv p = 1.5403530e-4f;
+  p = p * f + 1.3333558e-3f;
+  p = p * f + 9.6181291e-3f;
+  p = p * f + 5.5504109e-2f;
+  p = p * f + 2.4022651e-1f;
+  p = p * f + 6.9314718e-1f;
+  p = p * f + 1.0f;
+  return p * AS_FLOAT((TO_INT(n) + 127) << 23);
+}
+
 __kernel __attribute__((reqd_work_group_size(WX, 1, 1)))
-void nlmeans(SRC_PLANE, DST_PLANE, int width, int height, float neg_inv_h2, int max_ssd) {
+void nlmeans(SRC_PLANE, DST_PLANE, int width, int height, float neg_log2e_inv_h2, int max_ssd) {
   __local uchar tile[TILE_H][TILE_W];
-  __local int vsum[TH][VCOLS];
+  __local int vsum[TH][VCOLS_P];
   __local float result[TH][TW];
   const int lid = get_local_id(0);
   const int x0 = get_group_id(0) * TW;  // lanes
@@ -43,32 +93,35 @@ void nlmeans(SRC_PLANE, DST_PLANE, int width, int height, float neg_inv_h2, int 
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 
-  float acc[TH], wsum[TH];
+  floatv acc[TH], wsum[TH];
   for (int y = 0; y < TH; ++y) acc[y] = wsum[y] = 0.0f;
-  const int px = (x0 + lid) / CH;  // this work-item's output pixel
+  const int xl = lid * VEC;                  // this work-item's first lane in the tile
+  const intv px = (x0 + xl + IOTA) / CH;     // and its output pixels
 
   for (int oy = -SEARCH_R; oy <= SEARCH_R; ++oy) {
     for (int ox = -SEARCH_R; ox <= SEARCH_R; ++ox) {
       if (ox == 0 && oy == 0) continue;  // the centre counts once, with weight 1, below
-      for (int c = lid; c < VCOLS; c += WX) {
-        const int tx = c + (HALO - PATCH_R) * CH, cx = tx + ox * CH;
-        int s = 0;
-        for (int k = HALO - PATCH_R; k <= HALO + PATCH_R; ++k) s += SQ((int)tile[k][tx] - (int)tile[k + oy][cx]);
-        vsum[0][c] = s;
+      for (int chunk = lid; chunk < VCHUNKS; chunk += WX) {
+        const int tx = chunk * VEC + (HALO - PATCH_R) * CH, cx = tx + ox * CH;
+#define D(row) SQ(LOAD_U8(&tile[row][tx]) - LOAD_U8(&tile[(row) + oy][cx]))
+        intv s = 0;
+        for (int k = HALO - PATCH_R; k <= HALO + PATCH_R; ++k) s += D(k);
+        STORE_I(s, &vsum[0][chunk * VEC]);
         for (int y = 1; y < TH; ++y) {
-          const int in = HALO + y + PATCH_R, out = HALO + y - 1 - PATCH_R;
-          s += SQ((int)tile[in][tx] - (int)tile[in + oy][cx]) - SQ((int)tile[out][tx] - (int)tile[out + oy][cx]);
-          vsum[y][c] = s;
+          s += D(HALO + y + PATCH_R) - D(HALO + y - 1 - PATCH_R);
+          STORE_I(s, &vsum[y][chunk * VEC]);
         }
+#undef D
       }
       barrier(CLK_LOCAL_MEM_FENCE);
-      const bool x_inside = px + ox >= 0 && px + ox < width;
+      const intv x_inside = px + ox >= 0 && px + ox < width;
       for (int y = 0; y < TH; ++y) {
-        int ssd = 0;
-        for (int j = 0; j < PATCH; ++j) ssd += vsum[y][lid + j * CH];
+        intv ssd = 0;
+        for (int j = 0; j < PATCH; ++j) ssd += LOAD_I(&vsum[y][xl + j * CH]);
         const int cy = y0 + y + oy;
-        const float w = (x_inside && cy >= 0 && cy < height && ssd < max_ssd) ? exp(ssd * neg_inv_h2) : 0.0f;
-        acc[y] += w * (float)tile[HALO + y + oy][lid + (HALO + ox) * CH];
+        const intv use = x_inside && (intv)(cy >= 0 && cy < height) && ssd < max_ssd;
+        const floatv w = select((floatv)0.0f, exp2_neg(TO_FLOAT(ssd) * neg_log2e_inv_h2), use);
+        acc[y] += w * TO_FLOAT(LOAD_U8(&tile[HALO + y + oy][xl + (HALO + ox) * CH]));
         wsum[y] += w;
       }
       barrier(CLK_LOCAL_MEM_FENCE);
@@ -76,8 +129,8 @@ void nlmeans(SRC_PLANE, DST_PLANE, int width, int height, float neg_inv_h2, int 
   }
 
   for (int y = 0; y < TH; ++y) {
-    const float centre = tile[HALO + y][lid + HALO * CH];
-    result[y][lid] = (float)clamp(convert_int((acc[y] + centre) / (wsum[y] + 1.0f) + 0.5f), 0, 255);
+    const floatv centre = TO_FLOAT(LOAD_U8(&tile[HALO + y][xl + HALO * CH]));
+    STORE_F(TO_FLOAT(clamp(TO_INT((acc[y] + centre) / (wsum[y] + 1.0f) + 0.5f), 0, 255)), &result[y][xl]);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   // Stored a pixel (CH lanes) at a time, as images need.

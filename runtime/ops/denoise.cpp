@@ -13,9 +13,14 @@ namespace clvf {
 namespace {
 
 constexpr int kMaxWindow = 99;
-// A work-group: WX lanes (one column each) x TH rows.
-constexpr int kGroupWidth = 64;
 constexpr int kTileRows = 16;
+
+// A work-group covers WX * VEC lanes: CPU devices give each work-item a 16-lane vector (their
+// compilers do not vectorise these loops across work-items), GPUs one lane.
+struct Shape {
+  int wx, vec;
+  int lanes() const { return wx * vec; }
+};
 
 [[noreturn]] void invalid(const std::string& message) { throw Error(CLVF_ERROR_INVALID_ARGUMENT, message); }
 
@@ -33,11 +38,11 @@ void check_strength(const char* name, double v, bool zero_allowed) {
 }
 
 // Local memory a work-group needs: the source tile with its halo, the column sums, the results.
-size_t local_bytes(int patch_r, int search_r, int channels) {
-  const size_t halo = patch_r + search_r;
-  const size_t tile = (kTileRows + 2 * halo) * (kGroupWidth + 2 * halo * channels);
-  const size_t vsum = sizeof(int) * kTileRows * (kGroupWidth + 2 * patch_r * channels);
-  return tile + vsum + sizeof(float) * kTileRows * kGroupWidth;
+// (The arrays of nlmeans.cl.)
+size_t local_bytes(Shape shape, int patch_r, int search_r, int channels) {
+  const size_t vcols = (shape.lanes() + 2 * patch_r * channels + shape.vec - 1) / shape.vec * shape.vec;
+  const size_t tile = (kTileRows + 2 * (patch_r + search_r)) * (vcols + 2 * search_r * channels);
+  return tile + sizeof(int) * kTileRows * vcols + sizeof(float) * kTileRows * shape.lanes();
 }
 
 }  // namespace
@@ -67,6 +72,8 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
   const bool dst_image = params_.dst_storage == CLVF_STORAGE_CL_IMAGE;
   const std::string source = std::string(kernels::source("plane.h")) + std::string(kernels::source("nlmeans.cl"));
   const size_t local_limit = device_->device().getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+  const bool cpu = device_->device().getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU;
+  const Shape shape = cpu ? Shape{4, 16} : Shape{64, 1};
   for (size_t i = 0; i < geometry.size(); ++i) {
     const PlaneGeometry& g = geometry[i];
     const bool chroma = i > 0;
@@ -76,15 +83,15 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     // A plane left out is copied: a research window of one pixel has no candidates.
     const bool filtered = params_.planes & (chroma && g.channels == 2 ? 0x6u : 1u << i);
     const int patch_r = filtered ? patch / 2 : 0, search_r = filtered ? research / 2 : 0;
-    const size_t need = local_bytes(patch_r, search_r, g.channels);
+    const size_t need = local_bytes(shape, patch_r, search_r, g.channels);
     if (need > local_limit)
       throw Error(CLVF_ERROR_UNSUPPORTED,
                   fmt::format("denoise: patch size {} with research size {} needs {} bytes of local memory; device {} "
                               "has {}. Use smaller sizes",
                               patch, research, need, device_->name(), local_limit));
     const std::string options =
-        fmt::format("-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DPATCH_R={} -DSEARCH_R={} -DWX={} -DTH={}",
-                    g.channels, int(src_image), int(dst_image), patch_r, search_r, kGroupWidth, kTileRows);
+        fmt::format("-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DPATCH_R={} -DSEARCH_R={} -DWX={} -DVEC={} -DTH={}",
+                    g.channels, int(src_image), int(dst_image), patch_r, search_r, shape.wx, shape.vec, kTileRows);
     Plane pl;
     pl.kernel = cl::Kernel(device_->program(source, options), "nlmeans");
     // FFmpeg's nlmeans: h = 10 s; weights below 1/255 are dropped (ssd at or above max_ssd).
@@ -92,12 +99,12 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     const cl_uint first = (src_image ? 1 : 3) + (dst_image ? 1 : 3);
     pl.kernel.setArg(first, g.width);
     pl.kernel.setArg(first + 1, g.height);
-    pl.kernel.setArg(first + 2, static_cast<float>(-1.0 / (h * h)));
+    pl.kernel.setArg(first + 2, static_cast<float>(-1.0 / (std::log(2.0) * h * h)));
     pl.kernel.setArg(first + 3, static_cast<int>(std::log(255.0) * h * h));
     const size_t lanes = size_t(g.width) * g.channels;
-    pl.global = cl::NDRange((lanes + kGroupWidth - 1) / kGroupWidth * kGroupWidth,
-                            (size_t(g.height) + kTileRows - 1) / kTileRows);
-    pl.local = cl::NDRange(kGroupWidth, 1);
+    const size_t groups = (lanes + shape.lanes() - 1) / shape.lanes();
+    pl.global = cl::NDRange(groups * shape.wx, (size_t(g.height) + kTileRows - 1) / kTileRows);
+    pl.local = cl::NDRange(shape.wx, 1);
     pl.name = fmt::format("nlmeans plane {}{}", i, filtered ? "" : " (copy)");
     planes_.push_back(std::move(pl));
   }

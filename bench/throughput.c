@@ -1,0 +1,128 @@
+/* Benchmark (not a test): operation throughput through the C API alone, no FFmpeg, for host
+ * frames (upload + kernels + download) and for frames already in cl buffers (kernels only).
+ *   throughput scale [algorithm] [frames] [SRC_WxH] [DST_WxH]  defaults: bicubic 300 1920x1080 1280x720
+ *   throughput denoise [s:p:r] [frames] [WxH]                  defaults: 4:7:15 20 1920x1080
+ * NV12. The device is CLVF_DEVICE's, else the first GPU, else the first device. With
+ * CLVF_PROFILE=1 each mode also prints its kernel times from OpenCL events. */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <CL/cl.h>
+#include <clvf/clvf.h>
+
+typedef struct op {
+    void *handle;
+    clvf_status (*process)(void *, const clvf_frame *, const clvf_frame *);
+    const char *(*profile)(const void *);
+    void (*release)(void *);
+} op;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static void describe(clvf_frame *f, clvf_storage storage, unsigned char *host, cl_mem mem, int w, int h)
+{
+    memset(f, 0, sizeof(*f));
+    f->storage = storage;
+    f->planes[0].pitch = f->planes[1].pitch = (size_t)w;
+    if (storage == CLVF_STORAGE_HOST) {
+        f->planes[0].data = host;
+        f->planes[1].data = host + (size_t)w * h;
+    } else {
+        f->planes[0].mem = f->planes[1].mem = mem;
+        f->planes[1].offset = (size_t)w * h;
+    }
+}
+
+static int fail(const char *what)
+{
+    fprintf(stderr, "throughput: %s: %s\n", what, clvf_last_error());
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    const int denoise = argc > 1 && !strcmp(argv[1], "denoise");
+    const char *setting = argc > 2 ? argv[2] : denoise ? "4:7:15" : "bicubic";
+    int frames = argc > 3 ? atoi(argv[3]) : denoise ? 20 : 300, W = 1920, H = 1080, w = 1280, h = 720;
+    double s = 4;
+    int p = 7, r = 15;
+    clvf_device *dev = NULL;
+    cl_context ctx;
+    cl_int err = CL_SUCCESS;
+
+    if (argc < 2 || (!denoise && strcmp(argv[1], "scale")) || frames < 1 ||
+        (argc > 4 && sscanf(argv[4], "%dx%d", &W, &H) != 2) ||
+        (!denoise && argc > 5 && sscanf(argv[5], "%dx%d", &w, &h) != 2) ||
+        (denoise && sscanf(setting, "%lf:%d:%d", &s, &p, &r) != 3)) {
+        fprintf(stderr, "usage: %s scale [algorithm] [frames] [SRC_WxH] [DST_WxH]\n"
+                        "       %s denoise [s:p:r] [frames] [WxH]\n", argv[0], argv[0]);
+        return 2;
+    }
+    if (denoise)
+        w = W, h = H;
+    if (clvf_device_open(NULL, &dev) != CLVF_OK || clvf_device_handles(dev, &ctx, NULL, NULL) != CLVF_OK)
+        return fail("device");
+    printf("%s %dx%d -> %dx%d NV12 %s, %d frames, %s\n", argv[1], W, H, w, h, setting, frames, clvf_device_name(dev));
+    for (int mode = 0; mode < 2; mode++) {
+        clvf_storage storage = mode ? CLVF_STORAGE_CL_BUFFER : CLVF_STORAGE_HOST;
+        size_t in_bytes = (size_t)W * H * 3 / 2, out_bytes = (size_t)w * h * 3 / 2;
+        unsigned char *in = malloc(in_bytes), *out = malloc(out_bytes);
+        cl_mem bin, bout;
+        clvf_frame a, b;
+        op o;
+        double t0, t;
+
+        for (size_t i = 0; i < in_bytes; i++)
+            in[i] = (unsigned char)(128 + rand() % 16);
+        bin = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, in_bytes, in, &err);
+        bout = clCreateBuffer(ctx, CL_MEM_READ_WRITE, out_bytes, NULL, &err);
+        if (denoise) {
+            clvf_denoise_params dp;
+            clvf_denoise *d = NULL;
+            clvf_denoise_params_default(&dp);
+            dp.format = CLVF_PIX_NV12;
+            dp.width = W, dp.height = H, dp.strength = s, dp.patch_size = p, dp.research_size = r;
+            dp.src_storage = dp.dst_storage = storage;
+            if (clvf_denoise_create(dev, &dp, &d) != CLVF_OK)
+                return fail("denoise");
+            o = (op){d, (void *)clvf_denoise_process, (void *)clvf_denoise_profile, (void *)clvf_denoise_release};
+        } else {
+            clvf_scale_params sp;
+            clvf_scale *sc = NULL;
+            clvf_scale_params_default(&sp);
+            sp.format = CLVF_PIX_NV12;
+            sp.src_width = W, sp.src_height = H, sp.dst_width = w, sp.dst_height = h;
+            sp.src_storage = sp.dst_storage = storage;
+            if (clvf_scale_algorithm_from_name(setting, &sp.algorithm) != CLVF_OK || clvf_scale_create(dev, &sp, &sc) != CLVF_OK)
+                return fail("scale");
+            o = (op){sc, (void *)clvf_scale_process, (void *)clvf_scale_profile, (void *)clvf_scale_release};
+        }
+        describe(&a, storage, in, bin, W, H);
+        describe(&b, storage, out, bout, w, h);
+        o.process(o.handle, &a, &b); /* warm */
+        t0 = now();
+        for (int i = 0; i < frames; i++)
+            if (o.process(o.handle, &a, &b) != CLVF_OK)
+                return fail("process");
+        t = now() - t0;
+        printf("  %-40s %9.3f ms/frame %10.1f fps\n",
+               mode ? "cl buffers (kernels only)" : "host frames (upload, kernels, download)", t / frames * 1e3,
+               frames / t);
+        printf("%s", o.profile(o.handle));
+        o.release(o.handle);
+        clReleaseMemObject(bin);
+        clReleaseMemObject(bout);
+        free(in);
+        free(out);
+    }
+    clvf_device_release(dev);
+    return 0;
+}

@@ -72,7 +72,9 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
   const bool dst_image = params_.dst_storage == CLVF_STORAGE_CL_IMAGE;
   const std::string source = std::string(kernels::source("plane.h")) + std::string(kernels::source("nlmeans.cl"));
   const size_t local_limit = device_->device().getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
-  const bool cpu = device_->device().getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU;
+  // (Oclgrind calls itself a CPU and a GPU: it gets, and checks, the GPU shape.)
+  const cl_device_type type = device_->device().getInfo<CL_DEVICE_TYPE>();
+  const bool cpu = (type & CL_DEVICE_TYPE_CPU) && !(type & CL_DEVICE_TYPE_GPU);
   const Shape shape = cpu ? Shape{4, 16} : Shape{64, 1};
   for (size_t i = 0; i < geometry.size(); ++i) {
     const PlaneGeometry& g = geometry[i];

@@ -5,18 +5,15 @@
  * -filter_hw_device, the `device` option, CLVF_DEVICE or the default device) and OpenCL frames
  * (hwupload), and outputs the same kind.
  */
-#include "libavutil/dict.h"
 #include "libavutil/hwcontext.h"
-#include "libavutil/hwcontext_opencl.h"
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
 #include "avfilter.h"
+#include "clvf_filter.h"
 #include "formats.h"
 #include "internal.h"
 #include "scale_eval.h"
 #include "video.h"
-
-#include <clvf/clvf.h>
 
 typedef struct ScaleCLVFContext {
     const AVClass *class;
@@ -33,24 +30,6 @@ typedef struct ScaleCLVFContext {
     int hw; /* frames are AV_PIX_FMT_OPENCL */
 } ScaleCLVFContext;
 
-static void clvf_to_av_log(void *opaque, clvf_log_level level, const char *message)
-{
-    static const int levels[] = { AV_LOG_ERROR, AV_LOG_WARNING, AV_LOG_VERBOSE, AV_LOG_DEBUG };
-    av_log(opaque, levels[level], "%s\n", message);
-}
-
-static int clvf_error(AVFilterContext *ctx, clvf_status status, const char *what)
-{
-    av_log(ctx, AV_LOG_ERROR, "%s: %s\n", what, clvf_last_error());
-    switch (status) {
-    case CLVF_ERROR_INVALID_ARGUMENT: return AVERROR(EINVAL);
-    case CLVF_ERROR_UNSUPPORTED:      return AVERROR(ENOSYS);
-    case CLVF_ERROR_NO_DEVICE:        return AVERROR(ENODEV);
-    case CLVF_ERROR_OUT_OF_MEMORY:    return AVERROR(ENOMEM);
-    default:                          return AVERROR_EXTERNAL;
-    }
-}
-
 static clvf_chroma_location chroma_location(enum AVChromaLocation loc)
 {
     switch (loc) {
@@ -64,51 +43,6 @@ static clvf_chroma_location chroma_location(enum AVChromaLocation loc)
  * the user did not give; the documented defaults are filled in afterwards. */
 #define UNSET_OAR (-1)
 #define UNSET_DIVISIBLE 0
-
-static int option_is_unset(ScaleCLVFContext *s, const char *key)
-{
-    uint8_t *val = NULL;
-    int unset;
-
-    if (av_opt_get(s, key, AV_OPT_ALLOW_NULL, &val) < 0)
-        return -1;
-    unset = !val || !strcmp((char *)val, "nan") ||
-            (!strcmp(key, "force_original_aspect_ratio") && atoi((char *)val) == UNSET_OAR) ||
-            (!strcmp(key, "force_divisible_by") && atoi((char *)val) == UNSET_DIVISIBLE);
-    av_free(val);
-    return unset;
-}
-
-static int apply_preset(AVFilterContext *ctx)
-{
-    ScaleCLVFContext *s = ctx->priv;
-    const char *options;
-    AVDictionary *dict = NULL;
-    const AVDictionaryEntry *e = NULL;
-    clvf_status st;
-    int err = 0;
-
-    if ((st = clvf_preset_options("scale_clvf", s->preset, &options)) != CLVF_OK)
-        return clvf_error(ctx, st, "option 'preset'");
-    if ((err = av_dict_parse_string(&dict, options, "=", ":", 0)) < 0) {
-        av_log(ctx, AV_LOG_ERROR, "preset '%s': cannot parse \"%s\"\n", s->preset, options);
-        return err;
-    }
-    while ((e = av_dict_get(dict, "", e, AV_DICT_IGNORE_SUFFIX))) {
-        int unset = strcmp(e->key, "preset") ? option_is_unset(s, e->key) : -1;
-        if (unset < 0) {
-            av_log(ctx, AV_LOG_ERROR, "preset '%s': '%s' is not an option of scale_clvf\n", s->preset, e->key);
-            err = AVERROR(EINVAL);
-            break;
-        }
-        if (unset && (err = av_opt_set(s, e->key, e->value, 0)) < 0) {
-            av_log(ctx, AV_LOG_ERROR, "preset '%s': option '%s' cannot be '%s'\n", s->preset, e->key, e->value);
-            break;
-        }
-    }
-    av_dict_free(&dict);
-    return err;
-}
 
 static int fill_defaults(ScaleCLVFContext *s)
 {
@@ -132,14 +66,14 @@ static av_cold int scale_clvf_init(AVFilterContext *ctx)
     clvf_status st;
     int err;
 
-    clvf_set_log_callback(clvf_to_av_log, NULL);
-    if (s->preset && (err = apply_preset(ctx)) < 0)
+    ff_clvf_route_log();
+    if (s->preset && (err = ff_clvf_apply_preset(ctx, "scale_clvf", s->preset)) < 0)
         return err;
     if ((err = fill_defaults(s)) < 0)
         return err;
     clvf_scale_params_default(&s->params);
     if ((st = clvf_scale_algorithm_from_name(s->algorithm, &algorithm)) != CLVF_OK)
-        return clvf_error(ctx, st, "option 'algorithm'");
+        return ff_clvf_error(ctx, st, "option 'algorithm'");
     s->params.algorithm = algorithm;
     if (algorithm == CLVF_SCALE_LANCZOS) {
         if (!isnan(s->param0) && (s->param0 != floor(s->param0) || s->param0 < 1 || s->param0 > 16)) {
@@ -205,56 +139,6 @@ static int output_size(AVFilterContext *ctx, AVFilterLink *inlink, AVFilterLink 
     return 0;
 }
 
-static int open_device(AVFilterContext *ctx, AVFilterLink *inlink)
-{
-    ScaleCLVFContext *s = ctx->priv;
-    AVBufferRef *device_ref = NULL;
-    clvf_status st;
-
-    if (inlink->hw_frames_ctx)
-        device_ref = ((AVHWFramesContext *)inlink->hw_frames_ctx->data)->device_ref;
-    else if (ctx->hw_device_ctx && ((AVHWDeviceContext *)ctx->hw_device_ctx->data)->type == AV_HWDEVICE_TYPE_OPENCL)
-        device_ref = ctx->hw_device_ctx;
-
-    if (device_ref) {
-        AVOpenCLDeviceContext *hwctx = ((AVHWDeviceContext *)device_ref->data)->hwctx;
-        st = clvf_device_wrap(hwctx->context, hwctx->device_id, hwctx->command_queue, &s->device);
-        if (st != CLVF_OK)
-            return clvf_error(ctx, st, "using FFmpeg's OpenCL device");
-    } else {
-        st = clvf_device_open(s->device_spec, &s->device);
-        if (st != CLVF_OK)
-            return clvf_error(ctx, st, "option 'device'");
-    }
-    av_log(ctx, AV_LOG_VERBOSE, "OpenCL device: %s\n", clvf_device_name(s->device));
-    return 0;
-}
-
-static int make_output_frames(AVFilterContext *ctx, AVFilterLink *inlink, AVFilterLink *outlink,
-                              enum AVPixelFormat sw_format)
-{
-    AVHWFramesContext *in_frames = (AVHWFramesContext *)inlink->hw_frames_ctx->data;
-    AVBufferRef *ref = av_hwframe_ctx_alloc(in_frames->device_ref);
-    AVHWFramesContext *out;
-    int err;
-
-    if (!ref)
-        return AVERROR(ENOMEM);
-    out = (AVHWFramesContext *)ref->data;
-    out->format = AV_PIX_FMT_OPENCL;
-    out->sw_format = sw_format;
-    out->width = outlink->w;
-    out->height = outlink->h;
-    if ((err = av_hwframe_ctx_init(ref)) < 0) {
-        av_log(ctx, AV_LOG_ERROR, "cannot create the output OpenCL frame pool\n");
-        av_buffer_unref(&ref);
-        return err;
-    }
-    av_buffer_unref(&outlink->hw_frames_ctx);
-    outlink->hw_frames_ctx = ref;
-    return 0;
-}
-
 static int create_scale(AVFilterContext *ctx)
 {
     ScaleCLVFContext *s = ctx->priv;
@@ -263,7 +147,7 @@ static int create_scale(AVFilterContext *ctx)
     clvf_scale_release(s->scale);
     s->scale = NULL;
     if ((st = clvf_scale_create(s->device, &s->params, &s->scale)) != CLVF_OK)
-        return clvf_error(ctx, st, "scale_clvf");
+        return ff_clvf_error(ctx, st, "scale_clvf");
     return 0;
 }
 
@@ -272,23 +156,12 @@ static int scale_clvf_config_output(AVFilterLink *outlink)
     AVFilterContext *ctx = outlink->src;
     AVFilterLink *inlink = ctx->inputs[0];
     ScaleCLVFContext *s = ctx->priv;
-    enum AVPixelFormat sw_format = inlink->format;
+    enum AVPixelFormat sw_format;
     int err;
 
     release_state(s);
-    s->hw = inlink->format == AV_PIX_FMT_OPENCL;
-    if (s->hw) {
-        if (!inlink->hw_frames_ctx) {
-            av_log(ctx, AV_LOG_ERROR, "OpenCL frames arrived without a frames context\n");
-            return AVERROR(EINVAL);
-        }
-        sw_format = ((AVHWFramesContext *)inlink->hw_frames_ctx->data)->sw_format;
-        if (sw_format != AV_PIX_FMT_NV12 && sw_format != AV_PIX_FMT_YUV420P) {
-            av_log(ctx, AV_LOG_ERROR, "OpenCL frames of %s are not supported; allowed: nv12, yuv420p\n",
-                   av_get_pix_fmt_name(sw_format));
-            return AVERROR(ENOSYS);
-        }
-    }
+    if ((err = ff_clvf_input_format(ctx, inlink, &s->hw, &sw_format)) < 0)
+        return err;
     if ((err = output_size(ctx, inlink, outlink)) < 0)
         return err;
     if (inlink->sample_aspect_ratio.num)
@@ -297,12 +170,12 @@ static int scale_clvf_config_output(AVFilterLink *outlink)
     else
         outlink->sample_aspect_ratio = inlink->sample_aspect_ratio;
 
-    if ((err = open_device(ctx, inlink)) < 0)
+    if ((err = ff_clvf_open_device(ctx, inlink, s->device_spec, &s->device)) < 0)
         return err;
-    if (s->hw && (err = make_output_frames(ctx, inlink, outlink, sw_format)) < 0)
+    if (s->hw && (err = ff_clvf_output_frames(ctx, inlink, outlink, sw_format)) < 0)
         return err;
 
-    s->params.format = sw_format == AV_PIX_FMT_NV12 ? CLVF_PIX_NV12 : CLVF_PIX_YUV420P;
+    s->params.format = ff_clvf_format(sw_format);
     s->params.src_width = inlink->w;
     s->params.src_height = inlink->h;
     s->params.dst_width = outlink->w;
@@ -312,21 +185,6 @@ static int scale_clvf_config_output(AVFilterLink *outlink)
     av_log(ctx, AV_LOG_VERBOSE, "%dx%d -> %dx%d %s, %s\n", inlink->w, inlink->h, outlink->w, outlink->h,
            av_get_pix_fmt_name(sw_format), s->algorithm);
     return create_scale(ctx);
-}
-
-static void describe_frame(const ScaleCLVFContext *s, const AVFrame *f, clvf_frame *out)
-{
-    int nb_planes = s->params.format == CLVF_PIX_NV12 ? 2 : 3;
-    memset(out, 0, sizeof(*out));
-    out->storage = s->params.src_storage;
-    for (int i = 0; i < nb_planes; i++) {
-        if (s->hw) {
-            out->planes[i].mem = (cl_mem)f->data[i];
-        } else {
-            out->planes[i].data = f->data[i];
-            out->planes[i].pitch = f->linesize[i];
-        }
-    }
 }
 
 static int scale_clvf_filter_frame(AVFilterLink *inlink, AVFrame *in)
@@ -339,17 +197,8 @@ static int scale_clvf_filter_frame(AVFilterLink *inlink, AVFrame *in)
     clvf_status st;
     int err;
 
-    if (in->width != inlink->w || in->height != inlink->h) {
-        av_log(ctx, AV_LOG_ERROR, "frame size changed mid-stream from %dx%d to %dx%d; not supported\n",
-               inlink->w, inlink->h, in->width, in->height);
-        err = AVERROR(EINVAL);
+    if ((err = ff_clvf_check_frame(ctx, inlink, in, s->hw)) < 0)
         goto fail;
-    }
-    if (!s->hw && (in->linesize[0] < 0 || in->linesize[1] < 0 || in->linesize[2] < 0)) {
-        av_log(ctx, AV_LOG_ERROR, "frames with negative line sizes (flipped) are not supported\n");
-        err = AVERROR(EINVAL);
-        goto fail;
-    }
     if (chroma_location(in->chroma_location) != s->params.chroma_location) {
         /* Re-planned only when the stream's chroma siting differs from the one assumed. */
         s->params.chroma_location = chroma_location(in->chroma_location);
@@ -357,27 +206,13 @@ static int scale_clvf_filter_frame(AVFilterLink *inlink, AVFrame *in)
             goto fail;
     }
 
-    if (s->hw) {
-        if (!(out = av_frame_alloc())) {
-            err = AVERROR(ENOMEM);
-            goto fail;
-        }
-        if ((err = av_hwframe_get_buffer(outlink->hw_frames_ctx, out, 0)) < 0)
-            goto fail;
-    } else if (!(out = ff_get_video_buffer(outlink, outlink->w, outlink->h))) {
-        err = AVERROR(ENOMEM);
+    if ((err = ff_clvf_output_frame(outlink, s->hw, in, &out)) < 0)
         goto fail;
-    }
-    if ((err = av_frame_copy_props(out, in)) < 0)
-        goto fail;
-    out->width = outlink->w;
-    out->height = outlink->h;
-    out->sample_aspect_ratio = outlink->sample_aspect_ratio;
 
-    describe_frame(s, in, &src);
-    describe_frame(s, out, &dst);
+    ff_clvf_describe_frame(in, s->hw, s->params.format, &src);
+    ff_clvf_describe_frame(out, s->hw, s->params.format, &dst);
     if ((st = clvf_scale_process(s->scale, &src, &dst)) != CLVF_OK) {
-        err = clvf_error(ctx, st, "scaling a frame");
+        err = ff_clvf_error(ctx, st, "scaling a frame");
         goto fail;
     }
     av_frame_free(&in);

@@ -141,6 +141,13 @@ CLVF_API void clvf_denoise_params_default(clvf_denoise_params* p) {
   p->dst_storage = CLVF_STORAGE_HOST;
 }
 
+CLVF_API clvf_status clvf_denoise_validate(const clvf_denoise_params* params) {
+  return api_call([&] {
+    require(params, "clvf_denoise_validate: params");
+    clvf::validate_denoise_params(*params);
+  });
+}
+
 CLVF_API clvf_status clvf_denoise_create(clvf_device* device, const clvf_denoise_params* params, clvf_denoise** out) {
   return api_call([&] {
     require(out, "clvf_denoise_create: out");

@@ -42,7 +42,7 @@ for p in "$ROOT"/filters/ffmpeg-5.1/*.patch; do
   patch -d "$SRC" -p1 -s -f < "$p"
   cp -f "$p" "$APPLIED/"
 done
-for f in "$ROOT"/filters/vf_*.c; do
+for f in "$ROOT"/filters/*.[ch]; do
   ln -sf "$f" "$SRC/libavfilter/$(basename "$f")"
 done
 
@@ -61,7 +61,7 @@ CONFIG=(
   --enable-muxer=mp4,mov,matroska,mpegts,nut,yuv4mpegpipe,rawvideo,null,framemd5,h264
   --enable-protocol=file,pipe
   --enable-bsfs --enable-indev=lavfi
-  --enable-filter=scale,zscale,crop,format,hwupload,hwdownload,null,testsrc,testsrc2,color,psnr,ssim,split,noise,setpts,settb,trim,loop,nlmeans,nlmeans_opencl,fps,scale_clvf,nullsink,buffer,buffersink,aresample,anull
+  --enable-filter=scale,zscale,crop,format,hwupload,hwdownload,null,testsrc,testsrc2,color,psnr,ssim,split,noise,setpts,settb,trim,loop,nlmeans,nlmeans_opencl,fps,scale_clvf,denoise_clvf,hqdn3d,nullsink,buffer,buffersink,aresample,anull
   --extra-cflags="-I$ROOT/include"
   --extra-ldflags="-L$BUILD/lib -Wl,-rpath,$BUILD/lib"
   --extra-libs="-lclvf"
@@ -74,8 +74,10 @@ if [ ! -f "$OBJ/config.h" ] || [ "$(cat "$OBJ/.clvf-config" 2>/dev/null)" != "$s
     || { tail -30 "$OBJ/configure.log" >&2; exit 1; }
   echo "$stamp" > "$OBJ/.clvf-config"
 fi
-grep -qs "CONFIG_SCALE_CLVF_FILTER 1" "$OBJ/config.h" "$OBJ/config_components.h" \
-  || { echo "build-ffmpeg: configure did not enable scale_clvf" >&2; exit 1; }
+for f in scale_clvf denoise_clvf; do
+  grep -qs "CONFIG_${f^^}_FILTER 1" "$OBJ/config.h" "$OBJ/config_components.h" \
+    || { echo "build-ffmpeg: configure did not enable $f" >&2; exit 1; }
+done
 echo "build-ffmpeg: make -j$JOBS"
 make -C "$OBJ" -j"$JOBS" ffmpeg ffprobe > "$OBJ/make.log" 2>&1 || { grep -E 'error|Error' -A3 "$OBJ/make.log" | head -40 >&2; exit 1; }
 cp -f "$OBJ/ffmpeg" "$OBJ/ffprobe" "$BUILD/bin/"

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs every Debian package the build, the main job and the tests need, and enables Debian
 # source packages (deb-src copies of the existing entries) so FFmpeg's source can be fetched.
+# Also fetches the test photographs (below).
 # Idempotent: a second run only checks.
 set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config ccache git dpkg-dev xz-utils
@@ -49,3 +51,18 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 echo "setup: packages ready"
+
+# Photographs for the denoise tests and presets: scikit-image's sample pictures, taken from
+# Debian's python3-skimage package (downloaded, unpacked here, not installed).
+IMAGES=$ROOT/.deps/images
+if [ ! -f "$IMAGES/astronaut.png" ]; then
+  echo "setup: fetching test photographs (python3-skimage)"
+  tmp=$(mktemp -d) && chmod 777 "$tmp"
+  (cd "$tmp" && apt-get download -qq python3-skimage >/dev/null 2>&1 && dpkg -x python3-skimage_*.deb x) \
+    || { echo "setup: apt-get download python3-skimage failed" >&2; exit 1; }
+  mkdir -p "$IMAGES"
+  for f in astronaut coffee chelsea; do
+    cp "$tmp/x/usr/lib/python3/dist-packages/skimage/data/$f.png" "$IMAGES/"
+  done
+  rm -rf "$tmp"
+fi

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "ffmpeg_support.hpp"
 #include "reference_scale.hpp"
 #include "test_frames.hpp"
 
@@ -20,66 +21,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct ProcessResult {
-  int status;
-  std::string output;
-};
-
-ProcessResult run(const std::string& args) {
-  const std::string cmd = std::string(CLVF_FFMPEG) + " -hide_banner -nostdin -loglevel error " + args + " 2>&1";
-  ProcessResult r{0, {}};
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return {-1, "popen failed"};
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) r.output.append(buf, n);
-  r.status = pclose(p);
-  return r;
-}
-
-std::vector<uint8_t> read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// Splits raw frames of a 4:2:0 format into planes.
-std::vector<std::vector<RefPlane>> split_frames(const std::vector<uint8_t>& raw, clvf_pixel_format f, int w, int h) {
-  std::vector<std::vector<RefPlane>> frames;
-  size_t pos = 0;
-  while (pos < raw.size()) {
-    auto planes = plane_shapes(f, w, h);
-    for (auto& pl : planes) {
-      const size_t n = size_t(pl.w) * pl.h * pl.channels;
-      if (pos + n > raw.size()) return frames;
-      pl.data.assign(raw.begin() + pos, raw.begin() + pos + n);
-      pos += n;
-    }
-    frames.push_back(std::move(planes));
-  }
-  return frames;
-}
-
-double psnr(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
-  double se = 0;
-  for (size_t i = 0; i < a.size(); ++i) se += double(a[i] - b[i]) * (a[i] - b[i]);
-  if (se == 0) return 99;
-  return 10 * std::log10(255.0 * 255.0 * a.size() / se);
-}
-
-class FfmpegScale : public ::testing::Test {
+class FfmpegScale : public FfmpegTest {
  protected:
-  void SetUp() override {
-    ASSERT_TRUE(fs::exists(CLVF_FFMPEG)) << CLVF_FFMPEG << " is missing: run scripts/build.sh";
-    dir_ = fs::temp_directory_path() / fmt::format("clvf-e2e-{}-{}", ::getpid(),
-                                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
 
   // A noisy test pattern as raw frames, the input every comparison starts from.
   fs::path make_input(const char* pix_fmt, int w, int h, int frames = 2) {
     const fs::path p = dir_ / fmt::format("in-{}-{}x{}.raw", pix_fmt, w, h);
     // testsrc2 makes even sizes only: odd ones are cropped from the next even size.
-    const ProcessResult r = run(fmt::format("-f lavfi -i testsrc2=size={}x{}:rate=25,crop={}:{}:0:0:exact=1,noise=alls=12:allf=t+u "
+    const ProcessResult r = run_ffmpeg(fmt::format("-f lavfi -i testsrc2=size={}x{}:rate=25,crop={}:{}:0:0:exact=1,noise=alls=12:allf=t+u "
                                   "-frames:v {} -pix_fmt {} -f rawvideo -y {}",
                                   w + w % 2, h + h % 2, w, h, frames, pix_fmt, p.string()));
     EXPECT_EQ(r.status, 0) << r.output;
@@ -87,15 +36,8 @@ class FfmpegScale : public ::testing::Test {
   }
   fs::path scale(const fs::path& in, const char* pix_fmt, int w, int h, const std::string& chain,
                  const std::string& pre = "") {
-    const fs::path out = dir_ / fmt::format("out-{}.raw", count_++);
-    const ProcessResult r = run(fmt::format("{} -f rawvideo -pix_fmt {} -s {}x{} -i {} -vf \"{}\" -f rawvideo -pix_fmt {} -y {}", pre,
-                                  pix_fmt, w, h, in.string(), chain, pix_fmt, out.string()));
-    EXPECT_EQ(r.status, 0) << chain << "\n" << r.output;
-    return out;
+    return filter(in, pix_fmt, w, h, chain, pre);
   }
-
-  fs::path dir_;
-  int count_ = 0;
 };
 
 struct E2ECase {
@@ -238,11 +180,7 @@ TEST_F(FfmpegScale, BadOptionsFailWithAClearMessage) {
       {"scale_clvf=device=3.", "PLATFORM.DEVICE"},
       {"scale_clvf=w=20000:h=10", "each side must be 1 to 16384"},
   };
-  for (const auto& c : cases) {
-    const ProcessResult r = run("-f lavfi -i testsrc2=size=64x48 -frames:v 1 -vf \"" + c.vf + "\" -f null -");
-    EXPECT_NE(r.status, 0) << c.vf;
-    EXPECT_NE(r.output.find(c.expect), std::string::npos) << c.vf << ":\n" << r.output;
-  }
+  for (const auto& c : cases) expect_failure(c.vf, c.expect);
 }
 
 TEST_F(FfmpegScale, PresetsGiveTheirOptionsAndExplicitOptionsWin) {
@@ -277,11 +215,7 @@ TEST_F(FfmpegScale, PresetsGiveTheirOptionsAndExplicitOptionsWin) {
       {"scale_clvf=preset=" + bad.string(), "line 2: expected"},
       {"scale_clvf=preset=" + (dir_ / "missing.preset").string(), "cannot be read"},
   };
-  for (const auto& c : errors) {
-    const ProcessResult r = run("-f lavfi -i testsrc2=size=64x48 -frames:v 1 -vf \"" + c.vf + "\" -f null -");
-    EXPECT_NE(r.status, 0) << c.vf;
-    EXPECT_NE(r.output.find(c.expect), std::string::npos) << c.vf << ":\n" << r.output;
-  }
+  for (const auto& c : errors) expect_failure(c.vf, c.expect);
 }
 
 TEST_F(FfmpegScale, EveryShippedPresetRuns) {
@@ -292,7 +226,7 @@ TEST_F(FfmpegScale, EveryShippedPresetRuns) {
   int count = 0;
   while (std::getline(list, name, ',')) {
     name.erase(0, name.find_first_not_of(' '));
-    const ProcessResult r = run("-f lavfi -i testsrc2=size=320x240 -frames:v 1 -vf scale_clvf=preset=" + name + " -f null -");
+    const ProcessResult r = run_ffmpeg("-f lavfi -i testsrc2=size=320x240 -frames:v 1 -vf scale_clvf=preset=" + name + " -f null -");
     EXPECT_EQ(r.status, 0) << name << ":\n" << r.output;
     ++count;
   }

@@ -173,6 +173,9 @@ typedef struct clvf_denoise_params {
 /* Defaults: s=1 (FFmpeg's), patch 7, research 15, every plane, host storage. */
 CLVF_API void clvf_denoise_params_default(clvf_denoise_params *params);
 
+/* Checks parameters without a device (as create does first); the message names the bad field. */
+CLVF_API clvf_status clvf_denoise_validate(const clvf_denoise_params *params);
+
 typedef struct clvf_denoise clvf_denoise;
 CLVF_API clvf_status clvf_denoise_create(clvf_device *device, const clvf_denoise_params *params,
                                          clvf_denoise **out);

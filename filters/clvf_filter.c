@@ -1,0 +1,205 @@
+#include "libavutil/dict.h"
+#include "libavutil/hwcontext.h"
+#include "libavutil/hwcontext_opencl.h"
+#include "libavutil/opt.h"
+#include "libavutil/pixdesc.h"
+#include "clvf_filter.h"
+#include "video.h"
+
+static void clvf_to_av_log(void *opaque, clvf_log_level level, const char *message)
+{
+    static const int levels[] = { AV_LOG_ERROR, AV_LOG_WARNING, AV_LOG_VERBOSE, AV_LOG_DEBUG };
+    av_log(opaque, levels[level], "%s\n", message);
+}
+
+void ff_clvf_route_log(void)
+{
+    clvf_set_log_callback(clvf_to_av_log, NULL);
+}
+
+int ff_clvf_error(AVFilterContext *ctx, clvf_status status, const char *what)
+{
+    av_log(ctx, AV_LOG_ERROR, "%s: %s\n", what, clvf_last_error());
+    switch (status) {
+    case CLVF_ERROR_INVALID_ARGUMENT: return AVERROR(EINVAL);
+    case CLVF_ERROR_UNSUPPORTED:      return AVERROR(ENOSYS);
+    case CLVF_ERROR_NO_DEVICE:        return AVERROR(ENODEV);
+    case CLVF_ERROR_OUT_OF_MEMORY:    return AVERROR(ENOMEM);
+    default:                          return AVERROR_EXTERNAL;
+    }
+}
+
+/* 1: the option still holds its default (the sentinel), 0: the user set it, <0: no such option. */
+static int option_is_unset(void *priv, const char *key)
+{
+    const AVOption *o = av_opt_find(priv, key, NULL, 0, 0);
+    int64_t i;
+    double d;
+    uint8_t *str;
+
+    if (!o || o->type == AV_OPT_TYPE_CONST)
+        return -1;
+    switch (o->type) {
+    case AV_OPT_TYPE_STRING:
+        if (av_opt_get(priv, key, AV_OPT_ALLOW_NULL, &str) < 0)
+            return -1;
+        av_free(str);
+        return !str;
+    case AV_OPT_TYPE_DOUBLE:
+    case AV_OPT_TYPE_FLOAT:
+        if (av_opt_get_double(priv, key, 0, &d) < 0)
+            return -1;
+        return isnan(o->default_val.dbl) ? isnan(d) : d == o->default_val.dbl;
+    default:
+        if (av_opt_get_int(priv, key, 0, &i) < 0)
+            return -1;
+        return i == o->default_val.i64;
+    }
+}
+
+int ff_clvf_apply_preset(AVFilterContext *ctx, const char *filter, const char *name)
+{
+    const char *options;
+    AVDictionary *dict = NULL;
+    const AVDictionaryEntry *e = NULL;
+    clvf_status st;
+    int err = 0;
+
+    if ((st = clvf_preset_options(filter, name, &options)) != CLVF_OK)
+        return ff_clvf_error(ctx, st, "option 'preset'");
+    if ((err = av_dict_parse_string(&dict, options, "=", ":", 0)) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "preset '%s': cannot parse \"%s\"\n", name, options);
+        return err;
+    }
+    while ((e = av_dict_get(dict, "", e, AV_DICT_IGNORE_SUFFIX))) {
+        int unset = strcmp(e->key, "preset") ? option_is_unset(ctx->priv, e->key) : -1;
+        if (unset < 0) {
+            av_log(ctx, AV_LOG_ERROR, "preset '%s': '%s' is not an option of %s\n", name, e->key, filter);
+            err = AVERROR(EINVAL);
+            break;
+        }
+        if (unset && (err = av_opt_set(ctx->priv, e->key, e->value, 0)) < 0) {
+            av_log(ctx, AV_LOG_ERROR, "preset '%s': option '%s' cannot be '%s'\n", name, e->key, e->value);
+            break;
+        }
+    }
+    av_dict_free(&dict);
+    return err;
+}
+
+int ff_clvf_input_format(AVFilterContext *ctx, AVFilterLink *inlink, int *hw, enum AVPixelFormat *sw_format)
+{
+    *hw = inlink->format == AV_PIX_FMT_OPENCL;
+    *sw_format = inlink->format;
+    if (!*hw)
+        return 0;
+    if (!inlink->hw_frames_ctx) {
+        av_log(ctx, AV_LOG_ERROR, "OpenCL frames arrived without a frames context\n");
+        return AVERROR(EINVAL);
+    }
+    *sw_format = ((AVHWFramesContext *)inlink->hw_frames_ctx->data)->sw_format;
+    if (*sw_format != AV_PIX_FMT_NV12 && *sw_format != AV_PIX_FMT_YUV420P) {
+        av_log(ctx, AV_LOG_ERROR, "OpenCL frames of %s are not supported; allowed: nv12, yuv420p\n",
+               av_get_pix_fmt_name(*sw_format));
+        return AVERROR(ENOSYS);
+    }
+    return 0;
+}
+
+int ff_clvf_open_device(AVFilterContext *ctx, AVFilterLink *inlink, const char *spec, clvf_device **out)
+{
+    AVBufferRef *device_ref = NULL;
+    clvf_status st;
+
+    if (inlink->hw_frames_ctx)
+        device_ref = ((AVHWFramesContext *)inlink->hw_frames_ctx->data)->device_ref;
+    else if (ctx->hw_device_ctx && ((AVHWDeviceContext *)ctx->hw_device_ctx->data)->type == AV_HWDEVICE_TYPE_OPENCL)
+        device_ref = ctx->hw_device_ctx;
+
+    if (device_ref) {
+        AVOpenCLDeviceContext *hwctx = ((AVHWDeviceContext *)device_ref->data)->hwctx;
+        st = clvf_device_wrap(hwctx->context, hwctx->device_id, hwctx->command_queue, out);
+        if (st != CLVF_OK)
+            return ff_clvf_error(ctx, st, "using FFmpeg's OpenCL device");
+    } else {
+        st = clvf_device_open(spec, out);
+        if (st != CLVF_OK)
+            return ff_clvf_error(ctx, st, "option 'device'");
+    }
+    av_log(ctx, AV_LOG_VERBOSE, "OpenCL device: %s\n", clvf_device_name(*out));
+    return 0;
+}
+
+int ff_clvf_output_frames(AVFilterContext *ctx, AVFilterLink *inlink, AVFilterLink *outlink,
+                          enum AVPixelFormat sw_format)
+{
+    AVHWFramesContext *in_frames = (AVHWFramesContext *)inlink->hw_frames_ctx->data;
+    AVBufferRef *ref = av_hwframe_ctx_alloc(in_frames->device_ref);
+    AVHWFramesContext *out;
+    int err;
+
+    if (!ref)
+        return AVERROR(ENOMEM);
+    out = (AVHWFramesContext *)ref->data;
+    out->format = AV_PIX_FMT_OPENCL;
+    out->sw_format = sw_format;
+    out->width = outlink->w;
+    out->height = outlink->h;
+    if ((err = av_hwframe_ctx_init(ref)) < 0) {
+        av_log(ctx, AV_LOG_ERROR, "cannot create the output OpenCL frame pool\n");
+        av_buffer_unref(&ref);
+        return err;
+    }
+    av_buffer_unref(&outlink->hw_frames_ctx);
+    outlink->hw_frames_ctx = ref;
+    return 0;
+}
+
+int ff_clvf_check_frame(AVFilterContext *ctx, AVFilterLink *inlink, const AVFrame *in, int hw)
+{
+    if (in->width != inlink->w || in->height != inlink->h) {
+        av_log(ctx, AV_LOG_ERROR, "frame size changed mid-stream from %dx%d to %dx%d; not supported\n",
+               inlink->w, inlink->h, in->width, in->height);
+        return AVERROR(EINVAL);
+    }
+    if (!hw && (in->linesize[0] < 0 || in->linesize[1] < 0 || in->linesize[2] < 0)) {
+        av_log(ctx, AV_LOG_ERROR, "frames with negative line sizes (flipped) are not supported\n");
+        return AVERROR(EINVAL);
+    }
+    return 0;
+}
+
+int ff_clvf_output_frame(AVFilterLink *outlink, int hw, const AVFrame *in, AVFrame **out)
+{
+    int err;
+
+    if (hw) {
+        if (!(*out = av_frame_alloc()))
+            return AVERROR(ENOMEM);
+        if ((err = av_hwframe_get_buffer(outlink->hw_frames_ctx, *out, 0)) < 0)
+            return err;
+    } else if (!(*out = ff_get_video_buffer(outlink, outlink->w, outlink->h))) {
+        return AVERROR(ENOMEM);
+    }
+    if ((err = av_frame_copy_props(*out, in)) < 0)
+        return err;
+    (*out)->width = outlink->w;
+    (*out)->height = outlink->h;
+    (*out)->sample_aspect_ratio = outlink->sample_aspect_ratio;
+    return 0;
+}
+
+void ff_clvf_describe_frame(const AVFrame *f, int hw, clvf_pixel_format format, clvf_frame *out)
+{
+    int nb_planes = format == CLVF_PIX_NV12 ? 2 : 3;
+    memset(out, 0, sizeof(*out));
+    out->storage = hw ? CLVF_STORAGE_CL_IMAGE : CLVF_STORAGE_HOST;
+    for (int i = 0; i < nb_planes; i++) {
+        if (hw) {
+            out->planes[i].mem = (cl_mem)f->data[i];
+        } else {
+            out->planes[i].data = f->data[i];
+            out->planes[i].pitch = f->linesize[i];
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/*
+ * What the clvf filters share: logging and errors, presets, the OpenCL device, OpenCL frame
+ * pools, and turning AVFrames into clvf frames. Each filter keeps only its options and the call
+ * of its operation.
+ */
+#ifndef AVFILTER_CLVF_FILTER_H
+#define AVFILTER_CLVF_FILTER_H
+
+#include "libavutil/frame.h"
+#include "avfilter.h"
+
+#include <clvf/clvf.h>
+
+/* Routes the library's messages to av_log. */
+void ff_clvf_route_log(void);
+/* Logs "WHAT: <the library's message>" and returns the matching AVERROR. */
+int ff_clvf_error(AVFilterContext *ctx, clvf_status status, const char *what);
+
+/* Sets the options of preset NAME for FILTER that the user left unset (an option is unset while
+ * it holds its AVOption default, which the filters make a sentinel: NULL, NaN, or out of range). */
+int ff_clvf_apply_preset(AVFilterContext *ctx, const char *filter, const char *name);
+
+/* Checks the input's format: *hw is set for OpenCL frames, *sw_format to the planes' format
+ * (nv12 or yuv420p; anything else is an error naming what is allowed). */
+int ff_clvf_input_format(AVFilterContext *ctx, AVFilterLink *inlink, int *hw, enum AVPixelFormat *sw_format);
+/* The device: the OpenCL frames' own, else -filter_hw_device's, else clvf_device_open(spec). */
+int ff_clvf_open_device(AVFilterContext *ctx, AVFilterLink *inlink, const char *spec, clvf_device **out);
+/* For OpenCL input: an output frame pool of sw_format at outlink's size on the input's device. */
+int ff_clvf_output_frames(AVFilterContext *ctx, AVFilterLink *inlink, AVFilterLink *outlink,
+                          enum AVPixelFormat sw_format);
+
+/* Rejects frames whose size differs from the link's or (system memory) that are flipped. */
+int ff_clvf_check_frame(AVFilterContext *ctx, AVFilterLink *inlink, const AVFrame *in, int hw);
+/* A new output frame (from the pool, or system memory) with in's properties at outlink's size. */
+int ff_clvf_output_frame(AVFilterLink *outlink, int hw, const AVFrame *in, AVFrame **out);
+void ff_clvf_describe_frame(const AVFrame *f, int hw, clvf_pixel_format format, clvf_frame *out);
+
+static inline clvf_pixel_format ff_clvf_format(enum AVPixelFormat f)
+{
+    return f == AV_PIX_FMT_NV12 ? CLVF_PIX_NV12 : CLVF_PIX_YUV420P;
+}
+
+#endif /* AVFILTER_CLVF_FILTER_H */

@@ -1,0 +1,200 @@
+/*
+ * denoise_clvf: NL-means denoising with OpenCL through clvf. The weights are those of FFmpeg's
+ * nlmeans (same s, p, r give the same picture), computed on the device. Thin glue: options,
+ * format negotiation, frames in and out; the operation lives in the clvf library.
+ * Accepts system-memory NV12/YUV420P frames (processed on the device given with
+ * -filter_hw_device, the `device` option, CLVF_DEVICE or the default device) and OpenCL frames
+ * (hwupload), and outputs the same kind.
+ */
+#include "libavutil/hwcontext.h"
+#include "libavutil/opt.h"
+#include "libavutil/pixdesc.h"
+#include "avfilter.h"
+#include "clvf_filter.h"
+#include "formats.h"
+#include "internal.h"
+#include "video.h"
+
+typedef struct DenoiseCLVFContext {
+    const AVClass *class;
+    char *preset;
+    double s, sc;
+    int p, pc, r, rc;
+    int planes;
+    char *device_spec;
+
+    clvf_device *device;
+    clvf_denoise *denoise;
+    clvf_denoise_params params;
+    int hw; /* frames are AV_PIX_FMT_OPENCL */
+} DenoiseCLVFContext;
+
+/* Unset options hold these sentinels (their AVOption defaults) until a preset or the documented
+ * default fills them. */
+#define UNSET_SIZE 0
+#define UNSET_CHROMA (-1)
+#define UNSET_PLANES (-1)
+
+static av_cold int denoise_clvf_init(AVFilterContext *ctx)
+{
+    DenoiseCLVFContext *s = ctx->priv;
+    clvf_denoise_params *p = &s->params;
+    clvf_status st;
+    int err;
+
+    ff_clvf_route_log();
+    if (s->preset && (err = ff_clvf_apply_preset(ctx, "denoise_clvf", s->preset)) < 0)
+        return err;
+    clvf_denoise_params_default(p);
+    if (!isnan(s->s))
+        p->strength = s->s;
+    if (!isnan(s->sc))
+        p->strength_chroma = s->sc;
+    if (s->p != UNSET_SIZE)
+        p->patch_size = s->p;
+    if (s->r != UNSET_SIZE)
+        p->research_size = s->r;
+    if (s->pc != UNSET_CHROMA)
+        p->patch_size_chroma = s->pc;
+    if (s->rc != UNSET_CHROMA)
+        p->research_size_chroma = s->rc;
+    if (s->planes != UNSET_PLANES)
+        p->planes = s->planes;
+    /* Checked now, so that a bad value fails before any frame: sizes come with the input. */
+    p->width = p->height = 16;
+    if ((st = clvf_denoise_validate(p)) != CLVF_OK)
+        return ff_clvf_error(ctx, st, "denoise_clvf");
+    return 0;
+}
+
+static void release_state(DenoiseCLVFContext *s)
+{
+    const char *profile = s->denoise ? clvf_denoise_profile(s->denoise) : "";
+    if (*profile)
+        av_log(s, AV_LOG_INFO, "kernel times (CLVF_PROFILE):\n%s", profile);
+    clvf_denoise_release(s->denoise);
+    s->denoise = NULL;
+    clvf_device_release(s->device);
+    s->device = NULL;
+}
+
+static av_cold void denoise_clvf_uninit(AVFilterContext *ctx)
+{
+    release_state(ctx->priv);
+}
+
+static int denoise_clvf_config_output(AVFilterLink *outlink)
+{
+    AVFilterContext *ctx = outlink->src;
+    AVFilterLink *inlink = ctx->inputs[0];
+    DenoiseCLVFContext *s = ctx->priv;
+    enum AVPixelFormat sw_format;
+    clvf_status st;
+    int err;
+
+    release_state(s);
+    if ((err = ff_clvf_input_format(ctx, inlink, &s->hw, &sw_format)) < 0)
+        return err;
+    outlink->w = inlink->w;
+    outlink->h = inlink->h;
+    outlink->sample_aspect_ratio = inlink->sample_aspect_ratio;
+    if ((err = ff_clvf_open_device(ctx, inlink, s->device_spec, &s->device)) < 0)
+        return err;
+    if (s->hw && (err = ff_clvf_output_frames(ctx, inlink, outlink, sw_format)) < 0)
+        return err;
+
+    s->params.format = ff_clvf_format(sw_format);
+    s->params.width = inlink->w;
+    s->params.height = inlink->h;
+    s->params.src_storage = s->params.dst_storage = s->hw ? CLVF_STORAGE_CL_IMAGE : CLVF_STORAGE_HOST;
+    av_log(ctx, AV_LOG_VERBOSE, "%dx%d %s, s=%g sc=%g p=%d pc=%d r=%d rc=%d planes=%#x\n", inlink->w, inlink->h,
+           av_get_pix_fmt_name(sw_format), s->params.strength, s->params.strength_chroma, s->params.patch_size,
+           s->params.patch_size_chroma, s->params.research_size, s->params.research_size_chroma, s->params.planes);
+    if ((st = clvf_denoise_create(s->device, &s->params, &s->denoise)) != CLVF_OK)
+        return ff_clvf_error(ctx, st, "denoise_clvf");
+    return 0;
+}
+
+static int denoise_clvf_filter_frame(AVFilterLink *inlink, AVFrame *in)
+{
+    AVFilterContext *ctx = inlink->dst;
+    AVFilterLink *outlink = ctx->outputs[0];
+    DenoiseCLVFContext *s = ctx->priv;
+    clvf_frame src, dst;
+    AVFrame *out = NULL;
+    clvf_status st;
+    int err;
+
+    if ((err = ff_clvf_check_frame(ctx, inlink, in, s->hw)) < 0)
+        goto fail;
+    if ((err = ff_clvf_output_frame(outlink, s->hw, in, &out)) < 0)
+        goto fail;
+    ff_clvf_describe_frame(in, s->hw, s->params.format, &src);
+    ff_clvf_describe_frame(out, s->hw, s->params.format, &dst);
+    if ((st = clvf_denoise_process(s->denoise, &src, &dst)) != CLVF_OK) {
+        err = ff_clvf_error(ctx, st, "denoising a frame");
+        goto fail;
+    }
+    av_frame_free(&in);
+    return ff_filter_frame(outlink, out);
+
+fail:
+    av_frame_free(&in);
+    av_frame_free(&out);
+    return err;
+}
+
+#define OFFSET(x) offsetof(DenoiseCLVFContext, x)
+#define FLAGS (AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM)
+static const AVOption denoise_clvf_options[] = {
+    { "preset", "named option set: light, medium, strong (see presets/denoise_clvf.preset), or a preset file "
+      "path (PATH or PATH#NAME); options given explicitly override the preset's",
+      OFFSET(preset), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "s", "denoising strength as nlmeans' s: weights exp(-ssd / (10 s)^2), 1 to 30 (default 1)",
+      OFFSET(s), AV_OPT_TYPE_DOUBLE, { .dbl = NAN }, 1, 30, FLAGS },
+    { "sc", "strength for the chroma planes, 1 to 30; 0: as s (default 0)",
+      OFFSET(sc), AV_OPT_TYPE_DOUBLE, { .dbl = NAN }, 0, 30, FLAGS },
+    { "p", "patch size, odd, 1 to 99 (default 7)", OFFSET(p), AV_OPT_TYPE_INT, { .i64 = UNSET_SIZE }, 0, 99, FLAGS },
+    { "pc", "patch size for the chroma planes, odd, 1 to 99; 0: as p (default 0)",
+      OFFSET(pc), AV_OPT_TYPE_INT, { .i64 = UNSET_CHROMA }, UNSET_CHROMA, 99, FLAGS },
+    { "r", "research window size, odd, 1 to 99 (default 15)", OFFSET(r), AV_OPT_TYPE_INT, { .i64 = UNSET_SIZE }, 0, 99, FLAGS },
+    { "rc", "research window size for the chroma planes, odd, 1 to 99; 0: as r (default 0)",
+      OFFSET(rc), AV_OPT_TYPE_INT, { .i64 = UNSET_CHROMA }, UNSET_CHROMA, 99, FLAGS },
+    { "planes", "planes to denoise, a bit mask: 1 Y, 2 U, 4 V (NV12: 2 or 4 for UV); others are copied "
+      "(default 15: all)", OFFSET(planes), AV_OPT_TYPE_INT, { .i64 = UNSET_PLANES }, UNSET_PLANES, 15, FLAGS },
+    { "device", "OpenCL device for system-memory frames: default, cpu, gpu, P.D or a name part "
+      "(default: -filter_hw_device, else CLVF_DEVICE, else the first GPU, else the first device)",
+      OFFSET(device_spec), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { NULL }
+};
+
+AVFILTER_DEFINE_CLASS(denoise_clvf);
+
+static const AVFilterPad denoise_clvf_inputs[] = {
+    {
+        .name         = "default",
+        .type         = AVMEDIA_TYPE_VIDEO,
+        .filter_frame = denoise_clvf_filter_frame,
+    },
+};
+
+static const AVFilterPad denoise_clvf_outputs[] = {
+    {
+        .name         = "default",
+        .type         = AVMEDIA_TYPE_VIDEO,
+        .config_props = denoise_clvf_config_output,
+    },
+};
+
+const AVFilter ff_vf_denoise_clvf = {
+    .name           = "denoise_clvf",
+    .description    = NULL_IF_CONFIG_SMALL("Denoise video with OpenCL NL-means (clvf), nlmeans' weights."),
+    .priv_size      = sizeof(DenoiseCLVFContext),
+    .priv_class     = &denoise_clvf_class,
+    .init           = denoise_clvf_init,
+    .uninit         = denoise_clvf_uninit,
+    FILTER_INPUTS(denoise_clvf_inputs),
+    FILTER_OUTPUTS(denoise_clvf_outputs),
+    FILTER_PIXFMTS(AV_PIX_FMT_NV12, AV_PIX_FMT_YUV420P, AV_PIX_FMT_OPENCL),
+    .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
+};

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Benchmark (not a test): frames per second of denoise_clvf and of FFmpeg's NL-means filters on
+# 1080p yuv420p at nlmeans' default sizes (p=7, r=15), one run, same machine, same input held in
+# memory; ratios to nlmeans (CPU) and nlmeans_opencl (same OpenCL device).
+#   bash bench/denoise_fps.sh [frames]     CLVF_DEVICE picks the device (default: default);
+#   OCL_DEVICE (default 0.0) is nlmeans_opencl's -init_hw_device opencl=ocl:P.D
+set -euo pipefail
+N=${1:-10}
+SRC_FMT=yuv420p  # nlmeans takes planar formats only
+source "$(dirname "$0")/fps_lib.sh"
+OCL="-init_hw_device opencl=ocl:${OCL_DEVICE:-0.0} -filter_hw_device ocl"
+
+printf "1080p yuv420p NL-means p=7 r=15 s=4, %d frames, %s, device: %s\n" "$N" "$(nproc) cores" "${CLVF_DEVICE:-default}"
+cpu=$(fps_of "nlmeans=s=4:p=7:r=15" "$N")
+ocl=$(fps_of "hwupload,nlmeans_opencl=s=4:p=7:r=15,hwdownload,format=yuv420p" "$(( (N + 4) / 5 ))" "$OCL")
+ours=$(fps_of "denoise_clvf=s=4:p=7:r=15" "$N")
+hw=$(fps_of "hwupload,denoise_clvf=s=4:p=7:r=15,hwdownload,format=yuv420p" "$N" "$OCL")
+printf "%-40s %10s %14s %18s\n" "filter" "fps" "vs nlmeans" "vs nlmeans_opencl"
+printf "%-40s %10s %14s %18s\n" "nlmeans (CPU, $(nproc) threads)" "$cpu" "1.00x" "-"
+printf "%-40s %10s %14s %18s\n" "nlmeans_opencl (hwupload/hwdownload)" "$ocl" "$(ratio "$ocl" "$cpu")" "1.00x"
+printf "%-40s %10s %14s %18s\n" "denoise_clvf (system memory)" "$ours" "$(ratio "$ours" "$cpu")" "$(ratio "$ours" "$ocl")"
+printf "%-40s %10s %14s %18s\n" "denoise_clvf (hwupload/hwdownload)" "$hw" "$(ratio "$hw" "$cpu")" "$(ratio "$hw" "$ocl")"

@@ -13,11 +13,14 @@
 // FFmpeg's order, without contraction, so results match it to the last bit almost everywhere.
 //
 // Build options: CHANNELS, SRC_IMAGE, DST_IMAGE (plane.h), PATCH_R, SEARCH_R (radii in pixels),
-// WX, VEC (1, 4, 8 or 16), TH.
+// WX, VEC (1, 4, 8 or 16), TH, TW (lanes per tile: WX * VEC, or on GPUs WX less the patch's
+// overhang, so that phase A's columns take exactly one round of the work-group).
 #pragma OPENCL FP_CONTRACT OFF
 
 #define CH CHANNELS
+#ifndef TW
 #define TW (WX * VEC)
+#endif
 #define HALO (PATCH_R + SEARCH_R)
 #define PATCH (2 * PATCH_R + 1)
 #define VCOLS (TW + 2 * PATCH_R * CH)                  // columns of vertical sums
@@ -96,6 +99,7 @@ void nlmeans(SRC_PLANE, DST_PLANE, int width, int height, float neg_log2e_inv_h2
   floatv acc[TH], wsum[TH];
   for (int y = 0; y < TH; ++y) acc[y] = wsum[y] = 0.0f;
   const int xl = lid * VEC;                  // this work-item's first lane in the tile
+  const bool outputs = xl < TW;              // (all but the overhang's work-items on GPUs)
   const intv px = (x0 + xl + IOTA) / CH;     // and its output pixels
 
   for (int oy = -SEARCH_R; oy <= SEARCH_R; ++oy) {
@@ -115,7 +119,7 @@ void nlmeans(SRC_PLANE, DST_PLANE, int width, int height, float neg_log2e_inv_h2
       }
       barrier(CLK_LOCAL_MEM_FENCE);
       const intv x_inside = px + ox >= 0 && px + ox < width;
-      for (int y = 0; y < TH; ++y) {
+      for (int y = 0; y < TH && outputs; ++y) {
         intv ssd = 0;
         for (int j = 0; j < PATCH; ++j) ssd += LOAD_I(&vsum[y][xl + j * CH]);
         const int cy = y0 + y + oy;
@@ -128,7 +132,7 @@ void nlmeans(SRC_PLANE, DST_PLANE, int width, int height, float neg_log2e_inv_h2
     }
   }
 
-  for (int y = 0; y < TH; ++y) {
+  for (int y = 0; y < TH && outputs; ++y) {
     const floatv centre = TO_FLOAT(LOAD_U8(&tile[HALO + y][xl + HALO * CH]));
     STORE_F(TO_FLOAT(clamp(TO_INT((acc[y] + centre) / (wsum[y] + 1.0f) + 0.5f), 0, 255)), &result[y][xl]);
   }

@@ -15,12 +15,21 @@ namespace {
 constexpr int kMaxWindow = 99;
 constexpr int kTileRows = 16;
 
-// A work-group covers WX * VEC lanes: CPU devices give each work-item a 16-lane vector (their
-// compilers do not vectorise these loops across work-items), GPUs one lane.
+// A work-group covers `lanes` lanes with WX work-items: CPU devices give each work-item a 16-lane
+// vector (their compilers do not vectorise these loops across work-items); on GPUs each
+// work-item has one lane and the work-group is as wide as the tile plus the patch's overhang, so
+// that the column pass takes one round.
 struct Shape {
-  int wx, vec;
-  int lanes() const { return wx * vec; }
+  int wx, vec, lanes;
 };
+
+Shape shape_for(bool cpu, int patch_r, int channels) {
+  if (cpu) return {4, 16, 64};
+  const int overhang = 2 * patch_r * channels;
+  int wx = 64;
+  while (wx - overhang < 32 && wx < 256) wx *= 2;
+  return {wx, 1, (wx - overhang) / channels * channels};
+}
 
 [[noreturn]] void invalid(const std::string& message) { throw Error(CLVF_ERROR_INVALID_ARGUMENT, message); }
 
@@ -40,9 +49,9 @@ void check_strength(const char* name, double v, bool zero_allowed) {
 // Local memory a work-group needs: the source tile with its halo, the column sums, the results.
 // (The arrays of nlmeans.cl.)
 size_t local_bytes(Shape shape, int patch_r, int search_r, int channels) {
-  const size_t vcols = (shape.lanes() + 2 * patch_r * channels + shape.vec - 1) / shape.vec * shape.vec;
+  const size_t vcols = (shape.lanes + 2 * patch_r * channels + shape.vec - 1) / shape.vec * shape.vec;
   const size_t tile = (kTileRows + 2 * (patch_r + search_r)) * (vcols + 2 * search_r * channels);
-  return tile + sizeof(int) * kTileRows * vcols + sizeof(float) * kTileRows * shape.lanes();
+  return tile + sizeof(int) * kTileRows * vcols + sizeof(float) * kTileRows * shape.lanes;
 }
 
 }  // namespace
@@ -75,7 +84,6 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
   // (Oclgrind calls itself a CPU and a GPU: it gets, and checks, the GPU shape.)
   const cl_device_type type = device_->device().getInfo<CL_DEVICE_TYPE>();
   const bool cpu = (type & CL_DEVICE_TYPE_CPU) && !(type & CL_DEVICE_TYPE_GPU);
-  const Shape shape = cpu ? Shape{4, 16} : Shape{64, 1};
   for (size_t i = 0; i < geometry.size(); ++i) {
     const PlaneGeometry& g = geometry[i];
     const bool chroma = i > 0;
@@ -85,6 +93,7 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     // A plane left out is copied: a research window of one pixel has no candidates.
     const bool filtered = params_.planes & (chroma && g.channels == 2 ? 0x6u : 1u << i);
     const int patch_r = filtered ? patch / 2 : 0, search_r = filtered ? research / 2 : 0;
+    const Shape shape = shape_for(cpu, patch_r, g.channels);
     const size_t need = local_bytes(shape, patch_r, search_r, g.channels);
     if (need > local_limit)
       throw Error(CLVF_ERROR_UNSUPPORTED,
@@ -92,8 +101,9 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
                               "has {}. Use smaller sizes",
                               patch, research, need, device_->name(), local_limit));
     const std::string options =
-        fmt::format("-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DPATCH_R={} -DSEARCH_R={} -DWX={} -DVEC={} -DTH={}",
-                    g.channels, int(src_image), int(dst_image), patch_r, search_r, shape.wx, shape.vec, kTileRows);
+        fmt::format("-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DPATCH_R={} -DSEARCH_R={} -DWX={} -DVEC={} -DTH={} -DTW={}",
+                    g.channels, int(src_image), int(dst_image), patch_r, search_r, shape.wx, shape.vec, kTileRows,
+                    shape.lanes);
     Plane pl;
     pl.kernel = cl::Kernel(device_->program(source, options), "nlmeans");
     // FFmpeg's nlmeans: h = 10 s; weights below 1/255 are dropped (ssd at or above max_ssd).
@@ -104,7 +114,7 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     pl.kernel.setArg(first + 2, static_cast<float>(-1.0 / (std::log(2.0) * h * h)));
     pl.kernel.setArg(first + 3, static_cast<int>(std::log(255.0) * h * h));
     const size_t lanes = size_t(g.width) * g.channels;
-    const size_t groups = (lanes + shape.lanes() - 1) / shape.lanes();
+    const size_t groups = (lanes + shape.lanes - 1) / shape.lanes;
     pl.global = cl::NDRange(groups * shape.wx, (size_t(g.height) + kTileRows - 1) / kTileRows);
     pl.local = cl::NDRange(shape.wx, 1);
     pl.name = fmt::format("nlmeans plane {}{}", i, filtered ? "" : " (copy)");

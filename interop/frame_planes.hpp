@@ -31,6 +31,7 @@ class FramePlanes {
   // Bind the source and the destination before enqueueing anything, so that a bad frame fails
   // first.
   void bind(const clvf_frame& frame);
+  clvf_storage storage() const { return storage_; }
   // Drops the wrappers (after the queue has finished with them).
   void unbind() { wrapped_.clear(); }
   // Kernel arguments for plane i from `index` on: buffer, byte offset, byte pitch (host and

@@ -12,6 +12,10 @@
 // Sums of squares are integers (exact for any patch size); accumulation is in float, in
 // FFmpeg's order, without contraction, so results match it to the last bit almost everywhere.
 //
+// Temporal (TEMPORAL=1): the source is a ring of frames in one buffer (frame f of `frames` at
+// byte offset frame_offsets[f], the current frame first); after the current frame's candidates,
+// every offset of each other frame is a candidate too, (0, 0) included.
+//
 // Build options: CHANNELS, SRC_IMAGE, DST_IMAGE (plane.h), PATCH_R, SEARCH_R (radii in pixels),
 // WX, VEC (1, 4, 8 or 16), TH, TW (lanes per tile: WX * VEC, or on GPUs WX less the patch's
 // overhang, so that phase A's columns take exactly one round of the work-group).
@@ -79,8 +83,24 @@ floatv exp2_neg(floatv x) {
   return p * AS_FLOAT((TO_INT(n) + 127) << 23);
 }
 
+#if TEMPORAL
+#define SOURCE __global const uchar *src, int src_offset, int src_pitch, __global const int *frame_offsets, int frames
+#define LOAD_TILE(dst, f) load_tile(dst, src, src_offset + frame_offsets[f], src_pitch, width, height, x0, y0, lid)
+void load_tile(__local uchar (*dst)[TILE_W], __global const uchar *src, int offset, int pitch, int width, int height,
+               int x0, int y0, int lid) {
+  for (int i = lid; i < TILE_H * TILE_W; i += WX) {
+    const int ty = i / TILE_W, tx = i % TILE_W;
+    const int py = clamp(y0 - HALO + ty, 0, height - 1);
+    const int px = clamp(x0 / CH - HALO + tx / CH, 0, width - 1);
+    dst[ty][tx] = src[offset + (size_t)py * pitch + px * CH + tx % CH];
+  }
+}
+#else
+#define SOURCE SRC_PLANE
+#endif
+
 __kernel __attribute__((reqd_work_group_size(WX, 1, 1)))
-void nlmeans(SRC_PLANE, DST_PLANE, int width, int height, float neg_log2e_inv_h2, int max_ssd) {
+void nlmeans(SOURCE, DST_PLANE, int width, int height, float neg_log2e_inv_h2, int max_ssd) {
   __local uchar tile[TILE_H][TILE_W];
   __local int vsum[TH][VCOLS_P];
   __local float result[TH][TW];
@@ -88,12 +108,18 @@ void nlmeans(SRC_PLANE, DST_PLANE, int width, int height, float neg_log2e_inv_h2
   const int x0 = get_group_id(0) * TW;  // lanes
   const int y0 = get_group_id(1) * TH;
 
+#if TEMPORAL
+  __local uchar other[TILE_H][TILE_W];
+  LOAD_TILE(tile, 0);
+#else
+  const int frames = 1;
   for (int i = lid; i < TILE_H * TILE_W; i += WX) {
     const int ty = i / TILE_W, tx = i % TILE_W;
     const int py = clamp(y0 - HALO + ty, 0, height - 1);
     const int px = clamp(x0 / CH - HALO + tx / CH, 0, width - 1);
     tile[ty][tx] = convert_uchar(SRC_LANE(px * CH + tx % CH, py));
   }
+#endif
   barrier(CLK_LOCAL_MEM_FENCE);
 
   floatv acc[TH], wsum[TH];
@@ -102,12 +128,22 @@ void nlmeans(SRC_PLANE, DST_PLANE, int width, int height, float neg_log2e_inv_h2
   const bool outputs = xl < TW;              // (all but the overhang's work-items on GPUs)
   const intv px = (x0 + xl + IOTA) / CH;     // and its output pixels
 
+  for (int f = 0; f < frames; ++f) {
+#if TEMPORAL
+  __local uchar (*cand)[TILE_W] = f ? other : tile;
+  if (f) {
+    LOAD_TILE(other, f);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+#else
+#define cand tile
+#endif
   for (int oy = -SEARCH_R; oy <= SEARCH_R; ++oy) {
     for (int ox = -SEARCH_R; ox <= SEARCH_R; ++ox) {
-      if (ox == 0 && oy == 0) continue;  // the centre counts once, with weight 1, below
+      if (ox == 0 && oy == 0 && f == 0) continue;  // the centre counts once, with weight 1, below
       for (int chunk = lid; chunk < VCHUNKS; chunk += WX) {
         const int tx = chunk * VEC + (HALO - PATCH_R) * CH, cx = tx + ox * CH;
-#define D(row) SQ(LOAD_U8(&tile[row][tx]) - LOAD_U8(&tile[(row) + oy][cx]))
+#define D(row) SQ(LOAD_U8(&tile[row][tx]) - LOAD_U8(&cand[(row) + oy][cx]))
         intv s = 0;
         for (int k = HALO - PATCH_R; k <= HALO + PATCH_R; ++k) s += D(k);
         STORE_I(s, &vsum[0][chunk * VEC]);
@@ -125,11 +161,12 @@ void nlmeans(SRC_PLANE, DST_PLANE, int width, int height, float neg_log2e_inv_h2
         const int cy = y0 + y + oy;
         const intv use = x_inside && (intv)(cy >= 0 && cy < height) && ssd < max_ssd;
         const floatv w = select((floatv)0.0f, exp2_neg(TO_FLOAT(ssd) * neg_log2e_inv_h2), use);
-        acc[y] += w * TO_FLOAT(LOAD_U8(&tile[HALO + y + oy][xl + (HALO + ox) * CH]));
+        acc[y] += w * TO_FLOAT(LOAD_U8(&cand[HALO + y + oy][xl + (HALO + ox) * CH]));
         wsum[y] += w;
       }
       barrier(CLK_LOCAL_MEM_FENCE);
     }
+  }
   }
 
   for (int y = 0; y < TH && outputs; ++y) {

@@ -168,6 +168,23 @@ CLVF_API clvf_status clvf_denoise_process(clvf_denoise* denoise, const clvf_fram
   });
 }
 
+CLVF_API clvf_status clvf_denoise_send(clvf_denoise* denoise, const clvf_frame* src) {
+  return api_call([&] {
+    require(denoise, "clvf_denoise_send: denoise");
+    denoise->impl->send(src);
+  });
+}
+
+CLVF_API clvf_status clvf_denoise_receive(clvf_denoise* denoise, const clvf_frame* dst, int* got) {
+  return api_call([&] {
+    require(got, "clvf_denoise_receive: got");
+    *got = 0;
+    require(denoise, "clvf_denoise_receive: denoise");
+    require(dst, "clvf_denoise_receive: dst");
+    *got = denoise->impl->receive(*dst) ? 1 : 0;
+  });
+}
+
 CLVF_API void clvf_denoise_release(clvf_denoise* denoise) { delete denoise; }
 
 CLVF_API const char* clvf_denoise_profile(const clvf_denoise* denoise) {

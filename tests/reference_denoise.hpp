@@ -17,5 +17,8 @@ struct RefNlmeans {
 
 // w * h * channels values, row-major.
 std::vector<double> reference_nlmeans(const RefPlane& src, const RefNlmeans& p);
+// Temporal: frames[0] is the current frame; every offset of the research window in each other
+// frame ((0, 0) included) is a candidate too, with patches compared against the current frame's.
+std::vector<double> reference_nlmeans(const std::vector<const RefPlane*>& frames, const RefNlmeans& p);
 
 }  // namespace clvf::test

@@ -168,6 +168,8 @@ typedef struct clvf_denoise_params {
   int research_size_chroma; /* 0 = research_size, else odd 1..99 */
   unsigned planes;        /* bit i set: plane i is denoised; others are copied */
   clvf_storage src_storage, dst_storage;
+  int temporal_radius;    /* t, 0..3: 0 spatial; else the t frames before and after are searched too
+                             (every offset of the research window, (0, 0) included) */
 } clvf_denoise_params;
 
 /* Defaults: s=1 (FFmpeg's), patch 7, research 15, every plane, host storage. */
@@ -179,10 +181,19 @@ CLVF_API clvf_status clvf_denoise_validate(const clvf_denoise_params *params);
 typedef struct clvf_denoise clvf_denoise;
 CLVF_API clvf_status clvf_denoise_create(clvf_device *device, const clvf_denoise_params *params,
                                          clvf_denoise **out);
-/* Denoises src into dst (same size and format; storages as given at creation). Returns when dst
- * is complete. */
+/* Spatial (t = 0) only: denoises src into dst (same size and format; storages as given at
+ * creation). Returns when dst is complete. */
 CLVF_API clvf_status clvf_denoise_process(clvf_denoise *denoise, const clvf_frame *src,
                                           const clvf_frame *dst);
+/* Streams, any t: send frames in display order and receive outputs in the same order. With t > 0
+ * a frame is copied to the device before send returns, and frame n's output is ready once frame
+ * n + t has been sent; src = NULL ends the stream, after which the last outputs (made from the
+ * frames there are) become ready. With t = 0 the output is ready at once, and src must stay valid
+ * until it is received. Sending more than t + 1 frames ahead of receive is an error. A send after
+ * the end, once everything is received, starts a new stream. */
+CLVF_API clvf_status clvf_denoise_send(clvf_denoise *denoise, const clvf_frame *src);
+/* Writes the next output into dst and sets *got to 1, or sets *got to 0 when none is ready. */
+CLVF_API clvf_status clvf_denoise_receive(clvf_denoise *denoise, const clvf_frame *dst, int *got);
 CLVF_API void clvf_denoise_release(clvf_denoise *denoise);
 /* Kernel times, as clvf_scale_profile. */
 CLVF_API const char *clvf_denoise_profile(const clvf_denoise *denoise);

@@ -48,11 +48,13 @@ void check_strength(const char* name, double v, bool zero_allowed) {
 
 // Local memory a work-group needs: the source tile with its halo, the column sums, the results.
 // (The arrays of nlmeans.cl.)
-size_t local_bytes(Shape shape, int patch_r, int search_r, int channels) {
+size_t local_bytes(Shape shape, int patch_r, int search_r, int channels, bool temporal) {
   const size_t vcols = (shape.lanes + 2 * patch_r * channels + shape.vec - 1) / shape.vec * shape.vec;
   const size_t tile = (kTileRows + 2 * (patch_r + search_r)) * (vcols + 2 * search_r * channels);
-  return tile + sizeof(int) * kTileRows * vcols + sizeof(float) * kTileRows * shape.lanes;
+  return tile * (temporal ? 2 : 1) + sizeof(int) * kTileRows * vcols + sizeof(float) * kTileRows * shape.lanes;
 }
+
+constexpr int kMaxTemporalRadius = 3;
 
 }  // namespace
 
@@ -69,11 +71,14 @@ void validate_denoise_params(const clvf_denoise_params& p) {
   check_window("research size (r)", p.research_size, false);
   check_window("chroma research size (rc)", p.research_size_chroma, true);
   if (p.planes > 0xf) invalid(fmt::format("denoise: planes is {:#x}; allowed: a mask of bits 0 to 3", p.planes));
+  if (p.temporal_radius < 0 || p.temporal_radius > kMaxTemporalRadius)
+    invalid(fmt::format("denoise: temporal radius (t) is {}; allowed: 0 (spatial) to {}", p.temporal_radius,
+                        kMaxTemporalRadius));
   check_storages("denoise", p.src_storage, p.dst_storage);
 }
 
 Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& params)
-    : device_(std::move(device)), params_(params) {
+    : device_(std::move(device)), params_(params), radius_(params.temporal_radius) {
   validate_denoise_params(params_);
   check_image_support("denoise", *device_, params_.format, params_.src_storage, params_.dst_storage);
   const auto geometry = planes_of(params_.format, params_.width, params_.height);
@@ -84,6 +89,8 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
   // (Oclgrind calls itself a CPU and a GPU: it gets, and checks, the GPU shape.)
   const cl_device_type type = device_->device().getInfo<CL_DEVICE_TYPE>();
   const bool cpu = (type & CL_DEVICE_TYPE_CPU) && !(type & CL_DEVICE_TYPE_GPU);
+  const bool temporal = radius_ > 0;
+  const auto& ctx = device_->context();
   for (size_t i = 0; i < geometry.size(); ++i) {
     const PlaneGeometry& g = geometry[i];
     const bool chroma = i > 0;
@@ -94,25 +101,57 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     const bool filtered = params_.planes & (chroma && g.channels == 2 ? 0x6u : 1u << i);
     const int patch_r = filtered ? patch / 2 : 0, search_r = filtered ? research / 2 : 0;
     const Shape shape = shape_for(cpu, patch_r, g.channels);
-    const size_t need = local_bytes(shape, patch_r, search_r, g.channels);
+    const size_t need = local_bytes(shape, patch_r, search_r, g.channels, temporal);
     if (need > local_limit)
       throw Error(CLVF_ERROR_UNSUPPORTED,
                   fmt::format("denoise: patch size {} with research size {} needs {} bytes of local memory; device {} "
                               "has {}. Use smaller sizes",
                               patch, research, need, device_->name(), local_limit));
-    const std::string options =
-        fmt::format("-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DPATCH_R={} -DSEARCH_R={} -DWX={} -DVEC={} -DTH={} -DTW={}",
-                    g.channels, int(src_image), int(dst_image), patch_r, search_r, shape.wx, shape.vec, kTileRows,
-                    shape.lanes);
+    const auto options = [&](bool src_img, bool dst_img, int pr, int sr, bool ring, Shape sh) {
+      return fmt::format(
+          "-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DPATCH_R={} -DSEARCH_R={} -DWX={} -DVEC={} "
+          "-DTH={} -DTW={} -DTEMPORAL={}",
+          g.channels, int(src_img), int(dst_img), pr, sr, sh.wx, sh.vec, kTileRows, sh.lanes, int(ring));
+    };
+    // Temporal: the kernel reads the ring (a buffer), and a copy (no candidates) fills it.
+    const bool reads_image = src_image && !temporal;
     Plane pl;
-    pl.kernel = cl::Kernel(device_->program(source, options), "nlmeans");
+    pl.kernel = cl::Kernel(device_->program(source, options(reads_image, dst_image, patch_r, search_r, temporal, shape)),
+                           "nlmeans");
     // FFmpeg's nlmeans: h = 10 s; weights below 1/255 are dropped (ssd at or above max_ssd).
     const double h = 10.0 * s;
-    const cl_uint first = (src_image ? 1 : 3) + (dst_image ? 1 : 3);
-    pl.kernel.setArg(first, g.width);
-    pl.kernel.setArg(first + 1, g.height);
-    pl.kernel.setArg(first + 2, static_cast<float>(-1.0 / (std::log(2.0) * h * h)));
-    pl.kernel.setArg(first + 3, static_cast<int>(std::log(255.0) * h * h));
+    const cl_uint first = (reads_image ? 1 : 3) + (temporal ? 2 : 0) + (dst_image ? 1 : 3);
+    const auto set_plane_args = [&](cl::Kernel& k, cl_uint at, double hh) {
+      k.setArg(at, g.width);
+      k.setArg(at + 1, g.height);
+      k.setArg(at + 2, static_cast<float>(-1.0 / (std::log(2.0) * hh * hh)));
+      k.setArg(at + 3, static_cast<int>(std::log(255.0) * hh * hh));
+    };
+    set_plane_args(pl.kernel, first, h);
+    if (temporal) {
+      const size_t row = size_t(g.width) * g.channels, bytes = row * g.height;
+      if (bytes * (2 * radius_ + 1) > size_t(INT32_MAX))
+        invalid(fmt::format("denoise: {} frames of {}x{} for temporal radius {} exceed 2 GiB", 2 * radius_ + 1,
+                            params_.width, params_.height, radius_));
+      pl.slot_bytes = static_cast<int>(bytes);
+      pl.pitch = static_cast<int>(row);
+      pl.ring = cl::Buffer(ctx, CL_MEM_READ_WRITE, bytes * (2 * radius_ + 1));
+      pl.offsets = cl::Buffer(ctx, CL_MEM_READ_ONLY, sizeof(cl_int) * (2 * radius_ + 1));
+      pl.kernel.setArg(0, pl.ring);
+      pl.kernel.setArg(1, 0);
+      pl.kernel.setArg(2, pl.pitch);
+      pl.kernel.setArg(3, pl.offsets);
+      const Shape copy_shape = shape_for(cpu, 0, g.channels);
+      pl.copy = cl::Kernel(device_->program(source, options(src_image, false, 0, 0, false, copy_shape)), "nlmeans");
+      const cl_uint dst_at = src_image ? 1 : 3;
+      pl.copy.setArg(dst_at, pl.ring);
+      pl.copy.setArg(dst_at + 2, pl.pitch);
+      set_plane_args(pl.copy, dst_at + 3, h);
+      const size_t copy_groups = (size_t(g.width) * g.channels + copy_shape.lanes - 1) / copy_shape.lanes;
+      pl.copy_global = cl::NDRange(copy_groups * copy_shape.wx, (size_t(g.height) + kTileRows - 1) / kTileRows);
+      pl.copy_local = cl::NDRange(copy_shape.wx, 1);
+    }
+    pl.filtered = filtered;
     const size_t lanes = size_t(g.width) * g.channels;
     const size_t groups = (lanes + shape.lanes - 1) / shape.lanes;
     pl.global = cl::NDRange(groups * shape.wx, (size_t(g.height) + kTileRows - 1) / kTileRows);
@@ -120,18 +159,90 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     pl.name = fmt::format("nlmeans plane {}{}", i, filtered ? "" : " (copy)");
     planes_.push_back(std::move(pl));
   }
+  frame_offsets_.resize(planes_.size());
   const bool zero_copy = device_->zero_copy_host();
   src_.emplace(device_->context(), params_.src_storage, plane_shapes(geometry), "source", zero_copy, false);
   dst_.emplace(device_->context(), params_.dst_storage, plane_shapes(geometry), "destination", zero_copy, true);
 }
 
 void Denoise::process(const clvf_frame& src, const clvf_frame& dst) {
+  if (radius_ > 0)
+    invalid(fmt::format("denoise: with temporal radius {}, frames go through send and receive", radius_));
+  process_spatial(src, dst);
+}
+
+void Denoise::process_spatial(const clvf_frame& src, const clvf_frame& dst) {
   const auto& q = device_->queue();
   const bool timed = device_->profiling();
-  run_frame(*device_, profile_, *src_, *dst_, src, dst, planes_.size(), [&](size_t i) {
+  run_frame(*device_, profile_, &*src_, &*dst_, src, dst, planes_.size(), [&](size_t i) {
     Plane& pl = planes_[i];
     const cl_uint next = src_->set_args(pl.kernel, 0, src, i);
     dst_->set_args(pl.kernel, next, dst, i);
+    q.enqueueNDRangeKernel(pl.kernel, cl::NullRange, pl.global, pl.local, nullptr, profile_.track(timed, pl.name));
+  });
+}
+
+void Denoise::send(const clvf_frame* src) {
+  if (ended_ && received_ == sent_) ended_ = false, sent_ = received_ = 0;  // a new stream
+  if (ended_) invalid("denoise: send after the end of the stream while outputs are still to be received");
+  if (!src) {
+    ended_ = true;
+    return;
+  }
+  if (radius_ == 0) {
+    if (pending_) invalid("denoise: send before the previous frame's output was received");
+    src_->bind(*src);  // checked now; used at receive
+    src_->unbind();
+    pending_ = *src;
+    ++sent_;
+    return;
+  }
+  if (sent_ - received_ > radius_)
+    invalid(fmt::format("denoise: {} frames are waiting; receive before sending more", sent_ - received_));
+  const int slot = static_cast<int>(sent_ % (2 * radius_ + 1));
+  const auto& q = device_->queue();
+  const bool timed = device_->profiling();
+  run_frame(*device_, profile_, &*src_, nullptr, *src, *src, planes_.size(), [&](size_t i) {
+    Plane& pl = planes_[i];
+    src_->set_args(pl.copy, 0, *src, i);
+    pl.copy.setArg(src_->storage() == CLVF_STORAGE_CL_IMAGE ? 2 : 4, slot * pl.slot_bytes);
+    q.enqueueNDRangeKernel(pl.copy, cl::NullRange, pl.copy_global, pl.copy_local, nullptr,
+                           profile_.track(timed, "ring copy plane " + std::to_string(i)));
+  });
+  ++sent_;
+}
+
+bool Denoise::receive(const clvf_frame& dst) {
+  if (received_ >= sent_ || (!ended_ && sent_ <= received_ + radius_)) return false;
+  if (radius_ == 0) {
+    const clvf_frame src = *pending_;
+    pending_.reset();
+    ++received_;
+    process_spatial(src, dst);
+    return true;
+  }
+  run_temporal(dst, received_);
+  ++received_;
+  return true;
+}
+
+void Denoise::run_temporal(const clvf_frame& dst, int64_t frame) {
+  // The current frame first, then its neighbours that exist (at the ends of the stream, fewer),
+  // in order of time.
+  const int slots = 2 * radius_ + 1;
+  std::vector<int64_t> frames{frame};
+  for (int64_t n = frame - radius_; n <= frame + radius_; ++n)
+    if (n != frame && n >= 0 && n < sent_) frames.push_back(n);
+  const auto& q = device_->queue();
+  const bool timed = device_->profiling();
+  run_frame(*device_, profile_, nullptr, &*dst_, dst, dst, planes_.size(), [&](size_t i) {
+    Plane& pl = planes_[i];
+    auto& offsets = frame_offsets_[i];
+    offsets.clear();
+    for (int64_t n : frames) offsets.push_back(static_cast<cl_int>(n % slots) * pl.slot_bytes);
+    q.enqueueWriteBuffer(pl.offsets, CL_FALSE, 0, sizeof(cl_int) * offsets.size(), offsets.data());
+    pl.kernel.setArg(4, pl.filtered ? static_cast<int>(offsets.size()) : 1);
+    dst_->set_args(pl.kernel, 5, dst, i);
     q.enqueueNDRangeKernel(pl.kernel, cl::NullRange, pl.global, pl.local, nullptr, profile_.track(timed, pl.name));
   });
 }

@@ -2,17 +2,21 @@
 
 namespace clvf {
 
-void run_frame(const Device& device, KernelProfile& profile, FramePlanes& src_planes, FramePlanes& dst_planes,
+void run_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,
                const clvf_frame& src, const clvf_frame& dst, size_t plane_count,
                const std::function<void(size_t)>& enqueue_plane) {
   const auto& q = device.queue();
+  const auto unbind = [&] {
+    if (src_planes) src_planes->unbind();
+    if (dst_planes) dst_planes->unbind();
+  };
   try {
-    src_planes.bind(src);
-    dst_planes.bind(dst);
+    if (src_planes) src_planes->bind(src);
+    if (dst_planes) dst_planes->bind(dst);
     for (size_t i = 0; i < plane_count; ++i) {
-      src_planes.upload(q, src, i);
+      if (src_planes) src_planes->upload(q, src, i);
       enqueue_plane(i);
-      dst_planes.download(q, dst, i);
+      if (dst_planes) dst_planes->download(q, dst, i);
     }
     q.finish();
     profile.collect();
@@ -23,12 +27,10 @@ void run_frame(const Device& device, KernelProfile& profile, FramePlanes& src_pl
     } catch (...) {
     }
     profile.discard();
-    src_planes.unbind();
-    dst_planes.unbind();
+    unbind();
     throw;
   }
-  src_planes.unbind();
-  dst_planes.unbind();
+  unbind();
 }
 
 }  // namespace clvf

@@ -10,8 +10,9 @@
 
 namespace clvf {
 
-// enqueue_plane(i) sets plane i's frame arguments and enqueues its kernels.
-void run_frame(const Device& device, KernelProfile& profile, FramePlanes& src_planes, FramePlanes& dst_planes,
+// enqueue_plane(i) sets plane i's frame arguments and enqueues its kernels. src_planes or
+// dst_planes may be null (an operation that only reads, or only writes, a caller's frame).
+void run_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,
                const clvf_frame& src, const clvf_frame& dst, size_t plane_count,
                const std::function<void(size_t)>& enqueue_plane);
 

@@ -137,7 +137,7 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
 void Scale::process(const clvf_frame& src, const clvf_frame& dst) {
   const auto& q = device_->queue();
   const bool timed = device_->profiling();
-  run_frame(*device_, profile_, *src_, *dst_, src, dst, planes_.size(), [&](size_t i) {
+  run_frame(*device_, profile_, &*src_, &*dst_, src, dst, planes_.size(), [&](size_t i) {
     Plane& pl = planes_[i];
     src_->set_args(pl.v, 0, src, i);
     dst_->set_args(pl.h, 2, dst, i);

@@ -1,6 +1,7 @@
 /*
  * denoise_clvf: NL-means denoising with OpenCL through clvf. The weights are those of FFmpeg's
- * nlmeans (same s, p, r give the same picture), computed on the device. Thin glue: options,
+ * nlmeans (same s, p, r give the same picture), computed on the device; with t > 0 the frames
+ * around each frame are searched too. Thin glue: options,
  * format negotiation, frames in and out; the operation lives in the clvf library.
  * Accepts system-memory NV12/YUV420P frames (processed on the device given with
  * -filter_hw_device, the `device` option, CLVF_DEVICE or the default device) and OpenCL frames
@@ -12,8 +13,11 @@
 #include "avfilter.h"
 #include "clvf_filter.h"
 #include "formats.h"
+#include "filters.h"
 #include "internal.h"
 #include "video.h"
+
+#define MAX_QUEUE 4 /* input frames held: up to t + 1 */
 
 typedef struct DenoiseCLVFContext {
     const AVClass *class;
@@ -21,12 +25,18 @@ typedef struct DenoiseCLVFContext {
     double s, sc;
     int p, pc, r, rc;
     int planes;
+    int t;
     char *device_spec;
 
     clvf_device *device;
     clvf_denoise *denoise;
     clvf_denoise_params params;
     int hw; /* frames are AV_PIX_FMT_OPENCL */
+    /* Input frames sent but not yet output, oldest first: their properties go on the outputs
+     * (and with t=0 the library reads the frame at receive). */
+    AVFrame *queue[MAX_QUEUE];
+    int queued;
+    int eof;
 } DenoiseCLVFContext;
 
 /* Unset options hold these sentinels (their AVOption defaults) until a preset or the documented
@@ -34,6 +44,7 @@ typedef struct DenoiseCLVFContext {
 #define UNSET_SIZE 0
 #define UNSET_CHROMA (-1)
 #define UNSET_PLANES (-1)
+#define UNSET_T (-1)
 
 static av_cold int denoise_clvf_init(AVFilterContext *ctx)
 {
@@ -60,6 +71,8 @@ static av_cold int denoise_clvf_init(AVFilterContext *ctx)
         p->research_size_chroma = s->rc;
     if (s->planes != UNSET_PLANES)
         p->planes = s->planes;
+    if (s->t != UNSET_T)
+        p->temporal_radius = s->t;
     /* Checked now, so that a bad value fails before any frame: sizes come with the input. */
     p->width = p->height = 16;
     if ((st = clvf_denoise_validate(p)) != CLVF_OK)
@@ -69,6 +82,9 @@ static av_cold int denoise_clvf_init(AVFilterContext *ctx)
 
 static void release_state(DenoiseCLVFContext *s)
 {
+    while (s->queued)
+        av_frame_free(&s->queue[--s->queued]);
+    s->eof = 0;
     const char *profile = s->denoise ? clvf_denoise_profile(s->denoise) : "";
     if (*profile)
         av_log(s, AV_LOG_INFO, "kernel times (CLVF_PROFILE):\n%s", profile);
@@ -107,41 +123,96 @@ static int denoise_clvf_config_output(AVFilterLink *outlink)
     s->params.width = inlink->w;
     s->params.height = inlink->h;
     s->params.src_storage = s->params.dst_storage = s->hw ? CLVF_STORAGE_CL_IMAGE : CLVF_STORAGE_HOST;
-    av_log(ctx, AV_LOG_VERBOSE, "%dx%d %s, s=%g sc=%g p=%d pc=%d r=%d rc=%d planes=%#x\n", inlink->w, inlink->h,
+    av_log(ctx, AV_LOG_VERBOSE, "%dx%d %s, s=%g sc=%g p=%d pc=%d r=%d rc=%d planes=%#x t=%d\n", inlink->w, inlink->h,
            av_get_pix_fmt_name(sw_format), s->params.strength, s->params.strength_chroma, s->params.patch_size,
-           s->params.patch_size_chroma, s->params.research_size, s->params.research_size_chroma, s->params.planes);
+           s->params.patch_size_chroma, s->params.research_size, s->params.research_size_chroma, s->params.planes,
+           s->params.temporal_radius);
     if ((st = clvf_denoise_create(s->device, &s->params, &s->denoise)) != CLVF_OK)
         return ff_clvf_error(ctx, st, "denoise_clvf");
     return 0;
 }
 
-static int denoise_clvf_filter_frame(AVFilterLink *inlink, AVFrame *in)
+/* Sends one input frame (kept in the queue until its output leaves). */
+static int send_frame(AVFilterContext *ctx, AVFrame *in)
 {
-    AVFilterContext *ctx = inlink->dst;
-    AVFilterLink *outlink = ctx->outputs[0];
     DenoiseCLVFContext *s = ctx->priv;
-    clvf_frame src, dst;
-    AVFrame *out = NULL;
+    clvf_frame src;
     clvf_status st;
     int err;
 
-    if ((err = ff_clvf_check_frame(ctx, inlink, in, s->hw)) < 0)
-        goto fail;
-    if ((err = ff_clvf_output_frame(outlink, s->hw, in, &out)) < 0)
-        goto fail;
-    ff_clvf_describe_frame(in, s->hw, s->params.format, &src);
-    ff_clvf_describe_frame(out, s->hw, s->params.format, &dst);
-    if ((st = clvf_denoise_process(s->denoise, &src, &dst)) != CLVF_OK) {
-        err = ff_clvf_error(ctx, st, "denoising a frame");
-        goto fail;
+    if ((err = ff_clvf_check_frame(ctx, ctx->inputs[0], in, s->hw)) < 0) {
+        av_frame_free(&in);
+        return err;
     }
-    av_frame_free(&in);
-    return ff_filter_frame(outlink, out);
+    ff_clvf_describe_frame(in, s->hw, s->params.format, &src);
+    if ((st = clvf_denoise_send(s->denoise, &src)) != CLVF_OK) {
+        av_frame_free(&in);
+        return ff_clvf_error(ctx, st, "denoising a frame");
+    }
+    s->queue[s->queued++] = in;
+    return 0;
+}
 
-fail:
-    av_frame_free(&in);
-    av_frame_free(&out);
-    return err;
+/* Outputs every frame that is ready: with t > 0, once t later frames have been sent or at the end. */
+static int output_ready(AVFilterContext *ctx)
+{
+    DenoiseCLVFContext *s = ctx->priv;
+    AVFilterLink *outlink = ctx->outputs[0];
+    clvf_frame dst;
+    clvf_status st;
+    int err, got = 0;
+
+    while (s->queued && (s->queued > s->params.temporal_radius || s->eof)) {
+        AVFrame *out = NULL, *in = s->queue[0];
+        if ((err = ff_clvf_output_frame(outlink, s->hw, in, &out)) < 0) {
+            av_frame_free(&out);
+            return err;
+        }
+        ff_clvf_describe_frame(out, s->hw, s->params.format, &dst);
+        if ((st = clvf_denoise_receive(s->denoise, &dst, &got)) != CLVF_OK || !got) {
+            av_frame_free(&out);
+            return st != CLVF_OK ? ff_clvf_error(ctx, st, "denoising a frame") : AVERROR_BUG;
+        }
+        memmove(s->queue, s->queue + 1, --s->queued * sizeof(*s->queue));
+        av_frame_free(&in);
+        if ((err = ff_filter_frame(outlink, out)) < 0)
+            return err;
+    }
+    return 0;
+}
+
+static int denoise_clvf_activate(AVFilterContext *ctx)
+{
+    AVFilterLink *inlink = ctx->inputs[0], *outlink = ctx->outputs[0];
+    DenoiseCLVFContext *s = ctx->priv;
+    AVFrame *in = NULL;
+    int64_t pts;
+    int ret, status;
+    clvf_status st;
+
+    FF_FILTER_FORWARD_STATUS_BACK(outlink, inlink);
+    if ((ret = ff_inlink_consume_frame(inlink, &in)) < 0)
+        return ret;
+    if (ret > 0) {
+        if ((ret = send_frame(ctx, in)) < 0 || (ret = output_ready(ctx)) < 0)
+            return ret;
+        /* Run again: more input may be queued, or wanted (no output is ready for the first t). */
+        ff_filter_set_ready(ctx, 100);
+        return 0;
+    }
+    if (ff_inlink_acknowledge_status(inlink, &status, &pts)) {
+        if (status == AVERROR_EOF && s->denoise && !s->eof) {
+            if ((st = clvf_denoise_send(s->denoise, NULL)) != CLVF_OK)
+                return ff_clvf_error(ctx, st, "ending the stream");
+            s->eof = 1;
+            if ((ret = output_ready(ctx)) < 0)
+                return ret;
+        }
+        ff_outlink_set_status(outlink, status, pts);
+        return 0;
+    }
+    FF_FILTER_FORWARD_WANTED(outlink, inlink);
+    return FFERROR_NOT_READY;
 }
 
 #define OFFSET(x) offsetof(DenoiseCLVFContext, x)
@@ -162,6 +233,8 @@ static const AVOption denoise_clvf_options[] = {
       OFFSET(rc), AV_OPT_TYPE_INT, { .i64 = UNSET_CHROMA }, UNSET_CHROMA, 99, FLAGS },
     { "planes", "planes to denoise, a bit mask: 1 Y, 2 U, 4 V (NV12: 2 or 4 for UV); others are copied "
       "(default 15: all)", OFFSET(planes), AV_OPT_TYPE_INT, { .i64 = UNSET_PLANES }, UNSET_PLANES, 15, FLAGS },
+    { "t", "temporal radius: 0 spatial; 1 to 3: also search the t frames before and after (output is "
+      "delayed by t frames) (default 0)", OFFSET(t), AV_OPT_TYPE_INT, { .i64 = UNSET_T }, UNSET_T, 3, FLAGS },
     { "device", "OpenCL device for system-memory frames: default, cpu, gpu, P.D or a name part "
       "(default: -filter_hw_device, else CLVF_DEVICE, else the first GPU, else the first device)",
       OFFSET(device_spec), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
@@ -174,7 +247,6 @@ static const AVFilterPad denoise_clvf_inputs[] = {
     {
         .name         = "default",
         .type         = AVMEDIA_TYPE_VIDEO,
-        .filter_frame = denoise_clvf_filter_frame,
     },
 };
 
@@ -193,6 +265,7 @@ const AVFilter ff_vf_denoise_clvf = {
     .priv_class     = &denoise_clvf_class,
     .init           = denoise_clvf_init,
     .uninit         = denoise_clvf_uninit,
+    .activate       = denoise_clvf_activate,
     FILTER_INPUTS(denoise_clvf_inputs),
     FILTER_OUTPUTS(denoise_clvf_outputs),
     FILTER_PIXFMTS(AV_PIX_FMT_NV12, AV_PIX_FMT_YUV420P, AV_PIX_FMT_OPENCL),

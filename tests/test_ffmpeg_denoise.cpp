@@ -110,6 +110,33 @@ TEST_F(FfmpegDenoise, GainAtLeastNlmeansAtItsBestStrength) {
   }
 }
 
+// A slow pan over a photograph, fresh noise in every frame: what temporal search is for.
+TEST_F(FfmpegDenoise, TemporalSearchBeatsSpatialOnVideo) {
+  const int w = 448, h = 448, frames = 7;
+  const fs::path png = fs::path(CLVF_TEST_IMAGES) / "astronaut.png";
+  Photo clip{"pan", w, h, dir_ / "pan.yuv"};
+  const ProcessResult r = run_ffmpeg(fmt::format("-loop 1 -i {} -vf \"crop={}:{}:x=n*2:y=n,format=yuv420p\" -frames:v {} "
+                                                 "-f rawvideo -y {}", png.string(), w, h, frames, clip.clean.string()));
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto clean = read_file(clip.clean);
+  ASSERT_EQ(clean.size(), size_t(w) * h * 3 / 2 * frames);
+  for (double sigma : {10.0, 20.0}) {
+    const auto in = noisy(clip, sigma, 7);
+    double best[3] = {0, 0, 0};
+    for (int t = 0; t <= 2; ++t)
+      for (double s : {sigma * 0.5, sigma * 0.75, sigma, sigma * 1.25}) {
+        const auto out = read_file(filter(in, "yuv420p", w, h, fmt::format("denoise_clvf=s={}:t={}", s, t)));
+        ASSERT_EQ(out.size(), clean.size()) << "t=" << t << ": every input frame gives one output";
+        best[t] = std::max(best[t], psnr(clean, out));
+      }
+    std::printf("pan sigma %2.0f: noisy %.2f dB; best t=0 %.2f dB, t=1 %.2f dB, t=2 %.2f dB\n", sigma,
+                psnr(clean, read_file(in)), best[0], best[1], best[2]);
+    RecordProperty(fmt::format("pan_sigma{}", sigma), fmt::format("t0 {:.2f} t1 {:.2f} t2 {:.2f}", best[0], best[1], best[2]));
+    EXPECT_GT(best[1], best[0] + 0.3) << "sigma " << sigma;
+    EXPECT_GT(best[2], best[1]) << "sigma " << sigma;
+  }
+}
+
 TEST_F(FfmpegDenoise, OpenCLFramesPathEqualsSystemMemoryPath) {
   const Photo p = photo("chelsea", 450, 300);
   const auto in = noisy(p, 10, 3);
@@ -118,6 +145,18 @@ TEST_F(FfmpegDenoise, OpenCLFramesPathEqualsSystemMemoryPath) {
                                    "-init_hw_device opencl=ocl:0.0 -filter_hw_device ocl"));
   EXPECT_FALSE(sw.empty());
   EXPECT_TRUE(sw == hw) << "OpenCL frames path differs from the system-memory path";
+  // Temporal, over a few frames (the still repeated, fresh noise each).
+  const fs::path three = dir_ / "three.yuv";
+  auto bytes = read_file(in);
+  const auto again = read_file(noisy(p, 10, 5)), more = read_file(noisy(p, 10, 6));
+  bytes.insert(bytes.end(), again.begin(), again.end());
+  bytes.insert(bytes.end(), more.begin(), more.end());
+  write_file(three, bytes);
+  const auto sw_t = read_file(filter(three, "yuv420p", p.w, p.h, "denoise_clvf=s=8:p=5:r=9:t=1"));
+  const auto hw_t = read_file(filter(three, "yuv420p", p.w, p.h, "hwupload,denoise_clvf=s=8:p=5:r=9:t=1,hwdownload,format=yuv420p",
+                                     "-init_hw_device opencl=ocl:0.0 -filter_hw_device ocl"));
+  EXPECT_EQ(sw_t.size(), bytes.size());
+  EXPECT_TRUE(sw_t == hw_t) << "temporal: OpenCL frames path differs from the system-memory path";
 }
 
 TEST_F(FfmpegDenoise, BadOptionsFailWithAClearMessage) {
@@ -132,6 +171,7 @@ TEST_F(FfmpegDenoise, BadOptionsFailWithAClearMessage) {
       {"denoise_clvf=rc=8", "chroma research size (rc) is 8"},
       {"denoise_clvf=sc=0.5", "chroma strength (sc) is 0.5; allowed: 1 to 30 (0: as for luma)"},
       {"denoise_clvf=planes=16", "out of range"},
+      {"denoise_clvf=t=4", "out of range"},
       {"denoise_clvf=preset=nope", "preset 'nope' is not known for denoise_clvf; known: light, medium, strong"},
       {"denoise_clvf=device=no-such-device", "devices found"},
       {"denoise_clvf=bogus=1", "Option 'bogus' not found"},

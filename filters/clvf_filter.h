@@ -11,6 +11,12 @@
 
 #include <clvf/clvf.h>
 
+/* The `device` option every clvf filter has (a string field). */
+#define CLVF_DEVICE_OPTION(offset, flags)                                                              \
+    { "device", "OpenCL device for system-memory frames: default, cpu, gpu, P.D or a name part "      \
+      "(default: -filter_hw_device, else CLVF_DEVICE, else the first GPU, else the first device)",   \
+      offset, AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, flags }
+
 /* Routes the library's messages to av_log. */
 void ff_clvf_route_log(void);
 /* Logs "WHAT: <the library's message>" and returns the matching AVERROR. */

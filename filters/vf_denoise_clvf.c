@@ -235,9 +235,7 @@ static const AVOption denoise_clvf_options[] = {
       "(default 15: all)", OFFSET(planes), AV_OPT_TYPE_INT, { .i64 = UNSET_PLANES }, UNSET_PLANES, 15, FLAGS },
     { "t", "temporal radius: 0 spatial; 1 to 3: also search the t frames before and after (output is "
       "delayed by t frames) (default 0)", OFFSET(t), AV_OPT_TYPE_INT, { .i64 = UNSET_T }, UNSET_T, 3, FLAGS },
-    { "device", "OpenCL device for system-memory frames: default, cpu, gpu, P.D or a name part "
-      "(default: -filter_hw_device, else CLVF_DEVICE, else the first GPU, else the first device)",
-      OFFSET(device_spec), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    CLVF_DEVICE_OPTION(OFFSET(device_spec), FLAGS),
     { NULL }
 };
 

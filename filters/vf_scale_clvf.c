@@ -246,9 +246,7 @@ static const AVOption scale_clvf_options[] = {
     { "param0", "bicubic B, 0 to 1 (default 1/3); lanczos taps, 1 to 16 (default 3)",
       OFFSET(param0), AV_OPT_TYPE_DOUBLE, { .dbl = NAN }, 0, 16, FLAGS },
     { "param1", "bicubic C, 0 to 1 (default 1/3)", OFFSET(param1), AV_OPT_TYPE_DOUBLE, { .dbl = NAN }, 0, 1, FLAGS },
-    { "device", "OpenCL device for system-memory frames: default, cpu, gpu, P.D or a name part "
-      "(default: -filter_hw_device, else CLVF_DEVICE, else the first GPU, else the first device)",
-      OFFSET(device_spec), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    CLVF_DEVICE_OPTION(OFFSET(device_spec), FLAGS),
     { NULL }
 };
 

@@ -59,8 +59,7 @@ constexpr int kMaxTemporalRadius = 3;
 }  // namespace
 
 void validate_denoise_params(const clvf_denoise_params& p) {
-  if (p.version != CLVF_API_VERSION)
-    invalid(fmt::format("denoise: params.version is {}, this library speaks version {}", p.version, CLVF_API_VERSION));
+  check_version("denoise", p.version);
   check_format("denoise", p.format);
   check_size("denoise", "width", p.width);
   check_size("denoise", "height", p.height);

@@ -15,6 +15,11 @@ bool is_storage(clvf_storage s) {
 }
 }  // namespace
 
+void check_version(const char* op, uint32_t version) {
+  if (version != CLVF_API_VERSION)
+    invalid(fmt::format("{}: params.version is {}, this library speaks version {}", op, version, CLVF_API_VERSION));
+}
+
 void check_format(const char* op, clvf_pixel_format format) {
   if (format != CLVF_PIX_NV12 && format != CLVF_PIX_YUV420P)
     invalid(fmt::format("{}: format {} is not supported; allowed: nv12, yuv420p", op, static_cast<int>(format)));

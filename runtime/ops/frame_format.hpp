@@ -15,6 +15,7 @@ struct PlaneGeometry {
 };
 
 // Throws Error(INVALID_ARGUMENT) "OP: ..." naming what is allowed.
+void check_version(const char* op, uint32_t version);
 void check_format(const char* op, clvf_pixel_format format);
 void check_size(const char* op, const char* name, int value);
 void check_storages(const char* op, clvf_storage src, clvf_storage dst);

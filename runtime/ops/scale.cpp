@@ -31,8 +31,7 @@ cl::Buffer upload(const cl::Context& ctx, const std::vector<T>& v) {
 }  // namespace
 
 void validate_scale_params(const clvf_scale_params& p) {
-  if (p.version != CLVF_API_VERSION)
-    invalid(fmt::format("scale: params.version is {}, this library speaks version {}", p.version, CLVF_API_VERSION));
+  check_version("scale", p.version);
   check_format("scale", p.format);
   check_size("scale", "source width", p.src_width);
   check_size("scale", "source height", p.src_height);

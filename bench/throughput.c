@@ -1,7 +1,8 @@
 /* Benchmark (not a test): operation throughput through the C API alone, no FFmpeg, for host
  * frames (upload + kernels + download) and for frames already in cl buffers (kernels only).
  *   throughput scale [algorithm] [frames] [SRC_WxH] [DST_WxH]  defaults: bicubic 300 1920x1080 1280x720
- *   throughput denoise [s:p:r] [frames] [WxH]                  defaults: 4:7:15 20 1920x1080
+ *   throughput denoise [s:p:r[:t]] [frames] [WxH]              defaults: 4:7:15:0 20 1920x1080
+ * (denoise with t > 0 streams through send/receive: each frame is also copied into the ring)
  * NV12. The device is CLVF_DEVICE's, else the first GPU, else the first device. With
  * CLVF_PROFILE=1 each mode also prints its kernel times from OpenCL events. */
 #define CL_TARGET_OPENCL_VERSION 120
@@ -41,6 +42,14 @@ static void describe(clvf_frame *f, clvf_storage storage, unsigned char *host, c
     }
 }
 
+/* One frame in, one out (after the first t, which only fill the window: the steady state). */
+static clvf_status denoise_stream(clvf_denoise *d, const clvf_frame *src, const clvf_frame *dst)
+{
+    int got = 0;
+    clvf_status st = clvf_denoise_send(d, src);
+    return st != CLVF_OK ? st : clvf_denoise_receive(d, dst, &got);
+}
+
 static int fail(const char *what)
 {
     fprintf(stderr, "throughput: %s: %s\n", what, clvf_last_error());
@@ -53,7 +62,7 @@ int main(int argc, char **argv)
     const char *setting = argc > 2 ? argv[2] : denoise ? "4:7:15" : "bicubic";
     int frames = argc > 3 ? atoi(argv[3]) : denoise ? 20 : 300, W = 1920, H = 1080, w = 1280, h = 720;
     double s = 4;
-    int p = 7, r = 15;
+    int p = 7, r = 15, t = 0;
     clvf_device *dev = NULL;
     cl_context ctx;
     cl_int err = CL_SUCCESS;
@@ -61,9 +70,9 @@ int main(int argc, char **argv)
     if (argc < 2 || (!denoise && strcmp(argv[1], "scale")) || frames < 1 ||
         (argc > 4 && sscanf(argv[4], "%dx%d", &W, &H) != 2) ||
         (!denoise && argc > 5 && sscanf(argv[5], "%dx%d", &w, &h) != 2) ||
-        (denoise && sscanf(setting, "%lf:%d:%d", &s, &p, &r) != 3)) {
+        (denoise && sscanf(setting, "%lf:%d:%d:%d", &s, &p, &r, &t) < 3)) {
         fprintf(stderr, "usage: %s scale [algorithm] [frames] [SRC_WxH] [DST_WxH]\n"
-                        "       %s denoise [s:p:r] [frames] [WxH]\n", argv[0], argv[0]);
+                        "       %s denoise [s:p:r[:t]] [frames] [WxH]\n", argv[0], argv[0]);
         return 2;
     }
     if (denoise)
@@ -78,7 +87,7 @@ int main(int argc, char **argv)
         cl_mem bin, bout;
         clvf_frame a, b;
         op o;
-        double t0, t;
+        double t0, elapsed;
 
         for (size_t i = 0; i < in_bytes; i++)
             in[i] = (unsigned char)(128 + rand() % 16);
@@ -90,10 +99,12 @@ int main(int argc, char **argv)
             clvf_denoise_params_default(&dp);
             dp.format = CLVF_PIX_NV12;
             dp.width = W, dp.height = H, dp.strength = s, dp.patch_size = p, dp.research_size = r;
+            dp.temporal_radius = t;
             dp.src_storage = dp.dst_storage = storage;
             if (clvf_denoise_create(dev, &dp, &d) != CLVF_OK)
                 return fail("denoise");
-            o = (op){d, (void *)clvf_denoise_process, (void *)clvf_denoise_profile, (void *)clvf_denoise_release};
+            o = (op){d, t ? (void *)denoise_stream : (void *)clvf_denoise_process, (void *)clvf_denoise_profile,
+                     (void *)clvf_denoise_release};
         } else {
             clvf_scale_params sp;
             clvf_scale *sc = NULL;
@@ -112,10 +123,10 @@ int main(int argc, char **argv)
         for (int i = 0; i < frames; i++)
             if (o.process(o.handle, &a, &b) != CLVF_OK)
                 return fail("process");
-        t = now() - t0;
+        elapsed = now() - t0;
         printf("  %-40s %9.3f ms/frame %10.1f fps\n",
-               mode ? "cl buffers (kernels only)" : "host frames (upload, kernels, download)", t / frames * 1e3,
-               frames / t);
+               mode ? "cl buffers (kernels only)" : "host frames (upload, kernels, download)", elapsed / frames * 1e3,
+               frames / elapsed);
         printf("%s", o.profile(o.handle));
         o.release(o.handle);
         clReleaseMemObject(bin);

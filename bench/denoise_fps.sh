@@ -8,6 +8,7 @@ set -euo pipefail
 N=${1:-10}
 SRC_FMT=yuv420p  # nlmeans takes planar formats only
 source "$(dirname "$0")/fps_lib.sh"
+source "$(dirname "$0")/plot.sh"
 OCL="-init_hw_device opencl=ocl:${OCL_DEVICE:-0.0} -filter_hw_device ocl"
 
 printf "1080p yuv420p NL-means p=7 r=15 s=4, %d frames, %s, device: %s\n" "$N" "$(nproc) cores" "${CLVF_DEVICE:-default}"
@@ -20,3 +21,8 @@ printf "%-40s %10s %14s %18s\n" "nlmeans (CPU, $(nproc) threads)" "$cpu" "1.00x"
 printf "%-40s %10s %14s %18s\n" "nlmeans_opencl (hwupload/hwdownload)" "$ocl" "$(ratio "$ocl" "$cpu")" "1.00x"
 printf "%-40s %10s %14s %18s\n" "denoise_clvf (system memory)" "$ours" "$(ratio "$ours" "$cpu")" "$(ratio "$ours" "$ocl")"
 printf "%-40s %10s %14s %18s\n" "denoise_clvf (hwupload/hwdownload)" "$hw" "$(ratio "$hw" "$cpu")" "$(ratio "$hw" "$ocl")"
+rows=$(mktemp)
+printf "nlmeans (CPU)\t%s\nnlmeans_opencl\t%s\ndenoise_clvf\t%s\ndenoise_clvf (hwupload)\t%s\n" "$cpu" "$ocl" "$ours" "$hw" > "$rows"
+plot_rows "NL-means 1080p p=7 r=15, $(nproc) cores, device ${CLVF_DEVICE:-default}" \
+  "${CLVF_BUILD_DIR:-$ROOT/build}/bench/denoise_fps.png" "$rows"
+rm -f "$rows"

@@ -5,6 +5,7 @@
 set -euo pipefail
 N=${1:-300}
 source "$(dirname "$0")/fps_lib.sh"
+source "$(dirname "$0")/plot.sh"
 
 base=$(fps_of "null" "$N")
 declare -A fps
@@ -19,6 +20,7 @@ rows=(
 )
 printf "1080p -> 720p NV12, %d frames, %s, device: %s\n" "$N" "$(nproc) cores" "${CLVF_DEVICE:-default}"
 printf "%-28s %10s %14s %16s\n" "scaler" "fps" "vs swscale" "vs zscale same"
+table=$(mktemp)
 for row in "${rows[@]}"; do
   name=${row%%|*}; chain=${row#*|}
   [ "$chain" = null ] && f=$base || f=$(fps_of "$chain" "$N")
@@ -30,4 +32,8 @@ for row in "${rows[@]}"; do
     zratio=$(ratio "$f" "${fps[$same]}")
   else zratio="-"; fi
   printf "%-28s %10s %14s %16s\n" "$name" "$f" "$r" "$zratio"
+  printf "%s\t%s\n" "$name" "$f" >> "$table"
 done
+plot_rows "1080p -> 720p NV12, $(nproc) cores, device ${CLVF_DEVICE:-default}" \
+  "${CLVF_BUILD_DIR:-$ROOT/build}/bench/scale_fps.png" "$table"
+rm -f "$table"

@@ -10,7 +10,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config ccache git dpkg-dev xz-utils
   opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd oclgrind clinfo
   libfmt-dev libgtest-dev libzimg-dev libxxhash-dev
-  nasm libx264-dev libdav1d-dev
+  nasm libx264-dev libdav1d-dev gnuplot-nox
 )
 
 SUDO=""

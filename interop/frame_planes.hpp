@@ -31,6 +31,8 @@ class FramePlanes {
   // Bind the source and the destination before enqueueing anything, so that a bad frame fails
   // first.
   void bind(const clvf_frame& frame);
+  // The checks of bind alone (Error(INVALID_ARGUMENT)), for a frame used later.
+  void validate(const clvf_frame& frame) const;
   clvf_storage storage() const { return storage_; }
   // Drops the wrappers (after the queue has finished with them).
   void unbind() { wrapped_.clear(); }
@@ -43,8 +45,6 @@ class FramePlanes {
   void download(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane) const;
 
  private:
-  void validate(const clvf_frame& frame) const;
-
   cl::Context context_;
   clvf_storage storage_;
   std::vector<PlaneShape> shapes_;

@@ -156,9 +156,11 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     pl.global = cl::NDRange(groups * shape.wx, (size_t(g.height) + shape.rows - 1) / shape.rows);
     pl.local = cl::NDRange(shape.wx, 1);
     pl.name = fmt::format("nlmeans plane {}{}", i, filtered ? "" : " (copy)");
+    pl.copy_name = fmt::format("ring copy plane {}", i);
     planes_.push_back(std::move(pl));
   }
-  frame_offsets_.resize(planes_.size());
+  frame_offsets_.assign(planes_.size(), {});
+  for (auto& offsets : frame_offsets_) offsets.reserve(2 * radius_ + 1);
   const bool zero_copy = device_->zero_copy_host();
   src_.emplace(device_->context(), params_.src_storage, plane_shapes(geometry), "source", zero_copy, false);
   dst_.emplace(device_->context(), params_.dst_storage, plane_shapes(geometry), "destination", zero_copy, true);
@@ -190,8 +192,7 @@ void Denoise::send(const clvf_frame* src) {
   }
   if (radius_ == 0) {
     if (pending_) invalid("denoise: send before the previous frame's output was received");
-    src_->bind(*src);  // checked now; used at receive
-    src_->unbind();
+    src_->validate(*src);  // checked now; used at receive
     pending_ = *src;
     ++sent_;
     return;
@@ -206,7 +207,7 @@ void Denoise::send(const clvf_frame* src) {
     src_->set_args(pl.copy, 0, *src, i);
     pl.copy.setArg(src_->storage() == CLVF_STORAGE_CL_IMAGE ? 2 : 4, slot * pl.slot_bytes);
     q.enqueueNDRangeKernel(pl.copy, cl::NullRange, pl.copy_global, pl.copy_local, nullptr,
-                           profile_.track(timed, "ring copy plane " + std::to_string(i)));
+                           profile_.track(timed, pl.copy_name));
   });
   ++sent_;
 }

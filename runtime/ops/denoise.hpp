@@ -40,7 +40,7 @@ class Denoise {
     int slot_bytes = 0, pitch = 0;
     bool filtered = true;   // else copied (temporal: from the current frame alone)
     cl::NDRange global, local, copy_global, copy_local;
-    std::string name;  // in kernel-time reports
+    std::string name, copy_name;  // in kernel-time reports
   };
   void process_spatial(const clvf_frame& src, const clvf_frame& dst);
   void run_temporal(const clvf_frame& dst, int64_t frame);

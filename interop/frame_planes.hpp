@@ -34,6 +34,7 @@ class FramePlanes {
   // The checks of bind alone (Error(INVALID_ARGUMENT)), for a frame used later.
   void validate(const clvf_frame& frame) const;
   clvf_storage storage() const { return storage_; }
+  size_t plane_count() const { return shapes_.size(); }
   // Drops the wrappers (after the queue has finished with them).
   void unbind() { wrapped_.clear(); }
   // Kernel arguments for plane i from `index` on: buffer, byte offset, byte pitch (host and

@@ -6,7 +6,9 @@
 #include "clvf/clvf.h"
 #include "runtime/api_guard.hpp"
 #include "runtime/device.hpp"
+#include "runtime/ops/colorspace.hpp"
 #include "runtime/ops/denoise.hpp"
+#include "runtime/ops/pixel_format.hpp"
 #include "runtime/ops/resample_table.hpp"
 #include "runtime/ops/scale.hpp"
 #include "runtime/presets.hpp"
@@ -19,6 +21,9 @@ struct clvf_scale {
 };
 struct clvf_denoise {
   std::unique_ptr<clvf::Denoise> impl;
+};
+struct clvf_colorspace {
+  std::unique_ptr<clvf::Colorspace> impl;
 };
 
 namespace clvf {
@@ -189,6 +194,86 @@ CLVF_API void clvf_denoise_release(clvf_denoise* denoise) { delete denoise; }
 
 CLVF_API const char* clvf_denoise_profile(const clvf_denoise* denoise) {
   profile_text = denoise ? denoise->impl->profile_report() : "";
+  return profile_text.c_str();
+}
+
+CLVF_API clvf_status clvf_pixel_format_from_name(const char* name, clvf_pixel_format* out) {
+  return api_call([&] {
+    require(out, "clvf_pixel_format_from_name: out");
+    *out = clvf::pixel_format_from_name(name ? name : "");
+  });
+}
+
+CLVF_API void clvf_colorspace_params_default(clvf_colorspace_params* p) {
+  if (!p) return;
+  std::memset(p, 0, sizeof *p);
+  p->version = CLVF_API_VERSION;
+  p->src_format = p->dst_format = CLVF_PIX_NV12;
+  p->src_matrix = p->dst_matrix = CLVF_MATRIX_BT709;
+  p->src_range = p->dst_range = CLVF_RANGE_TV;
+  p->chroma_location = CLVF_CHROMA_LEFT;
+  p->chroma_filter = CLVF_SCALE_BILINEAR;
+  p->param_b = 1.0 / 3;
+  p->param_c = 1.0 / 3;
+  p->taps = 3;
+  p->dither = CLVF_DITHER_AUTO;
+  p->src_storage = p->dst_storage = CLVF_STORAGE_HOST;
+}
+
+CLVF_API clvf_status clvf_matrix_from_name(const char* name, clvf_matrix* out) {
+  return api_call([&] {
+    require(out, "clvf_matrix_from_name: out");
+    *out = clvf::matrix_from_name(name ? name : "");
+  });
+}
+
+CLVF_API clvf_status clvf_range_from_name(const char* name, clvf_range* out) {
+  return api_call([&] {
+    require(out, "clvf_range_from_name: out");
+    *out = clvf::range_from_name(name ? name : "");
+  });
+}
+
+CLVF_API clvf_status clvf_dither_from_name(const char* name, clvf_dither* out) {
+  return api_call([&] {
+    require(out, "clvf_dither_from_name: out");
+    *out = clvf::dither_from_name(name ? name : "");
+  });
+}
+
+CLVF_API clvf_status clvf_colorspace_validate(const clvf_colorspace_params* params) {
+  return api_call([&] {
+    require(params, "clvf_colorspace_validate: params");
+    clvf::validate_colorspace_params(*params);
+  });
+}
+
+CLVF_API clvf_status clvf_colorspace_create(clvf_device* device, const clvf_colorspace_params* params,
+                                            clvf_colorspace** out) {
+  return api_call([&] {
+    require(out, "clvf_colorspace_create: out");
+    *out = nullptr;
+    require(device, "clvf_colorspace_create: device");
+    require(params, "clvf_colorspace_create: params");
+    auto op = std::make_unique<clvf::Colorspace>(device->impl, *params);
+    *out = new clvf_colorspace{std::move(op)};
+  });
+}
+
+CLVF_API clvf_status clvf_colorspace_process(clvf_colorspace* colorspace, const clvf_frame* src,
+                                             const clvf_frame* dst) {
+  return api_call([&] {
+    require(colorspace, "clvf_colorspace_process: colorspace");
+    require(src, "clvf_colorspace_process: src");
+    require(dst, "clvf_colorspace_process: dst");
+    colorspace->impl->process(*src, *dst);
+  });
+}
+
+CLVF_API void clvf_colorspace_release(clvf_colorspace* colorspace) { delete colorspace; }
+
+CLVF_API const char* clvf_colorspace_profile(const clvf_colorspace* colorspace) {
+  profile_text = colorspace ? colorspace->impl->profile_report() : "";
   return profile_text.c_str();
 }
 

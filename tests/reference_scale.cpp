@@ -71,13 +71,16 @@ struct Tap {
 };
 
 // The source samples (mirrored) and weights that make output sample o along one axis.
-std::vector<Tap> footprint(const RefScale& s, int o, int src_size, double ratio, double siting) {
-  const int sub = s.subsampling;
+std::vector<Tap> footprint(const RefScale& s, int o, int src_size, double ratio, double siting, double dst_siting) {
+  const int sub = s.subsampling, dst_sub = s.dst_subsampling > 0 ? s.dst_subsampling : sub;
+  if (dst_siting < 0) dst_siting = siting;
   // Centre of output sample o in luma coordinates, mapped back through the luma ratio.
-  const double luma_out = o * sub + siting;
+  const double luma_out = o * dst_sub + dst_siting;
   const double luma_in = (luma_out + 0.5) * ratio - 0.5;
   const double pos = (luma_in - siting) / sub;
   if (s.algorithm == 3) return {{reflect(static_cast<int>(std::floor(pos + 0.5)), src_size), 1.0}};
+  // Downscaling in the plane's own samples widens the filter.
+  ratio = ratio * dst_sub / sub;
   const double scale = std::max(1.0, ratio);
   const double radius = support(s) * scale;
   std::vector<Tap> taps;
@@ -100,21 +103,27 @@ std::vector<Tap> footprint(const RefScale& s, int o, int src_size, double ratio,
 
 }  // namespace
 
-std::vector<double> reference_scale(const RefPlane& src, int dst_w, int dst_h, const RefScale& s) {
+std::vector<double> reference_scale(const std::vector<double>& src, int src_w, int src_h, int channels, int dst_w,
+                                    int dst_h, const RefScale& s) {
   const double rx = double(s.luma_src_w) / s.luma_dst_w, ry = double(s.luma_src_h) / s.luma_dst_h;
   std::vector<std::vector<Tap>> fx(dst_w), fy(dst_h);
-  for (int x = 0; x < dst_w; ++x) fx[x] = footprint(s, x, src.w, rx, s.siting_x);
-  for (int y = 0; y < dst_h; ++y) fy[y] = footprint(s, y, src.h, ry, s.siting_y);
-  std::vector<double> out(size_t(dst_w) * dst_h * src.channels);
+  for (int x = 0; x < dst_w; ++x) fx[x] = footprint(s, x, src_w, rx, s.siting_x, s.dst_siting_x);
+  for (int y = 0; y < dst_h; ++y) fy[y] = footprint(s, y, src_h, ry, s.siting_y, s.dst_siting_y);
+  std::vector<double> out(size_t(dst_w) * dst_h * channels);
   for (int y = 0; y < dst_h; ++y)
     for (int x = 0; x < dst_w; ++x)
-      for (int c = 0; c < src.channels; ++c) {
+      for (int c = 0; c < channels; ++c) {
         double acc = 0;
         for (const Tap& ty : fy[y])
-          for (const Tap& tx : fx[x]) acc += ty.weight * tx.weight * src.at(tx.index, ty.index, c);
-        out[(size_t(y) * dst_w + x) * src.channels + c] = acc;
+          for (const Tap& tx : fx[x]) acc += ty.weight * tx.weight * src[(size_t(ty.index) * src_w + tx.index) * channels + c];
+        out[(size_t(y) * dst_w + x) * channels + c] = acc;
       }
   return out;
+}
+
+std::vector<double> reference_scale(const RefPlane& src, int dst_w, int dst_h, const RefScale& s) {
+  return reference_scale(std::vector<double>(src.data.begin(), src.data.end()), src.w, src.h, src.channels, dst_w,
+                         dst_h, s);
 }
 
 }  // namespace clvf::test

@@ -23,9 +23,16 @@ struct RefScale {
   int luma_src_w = 0, luma_src_h = 0, luma_dst_w = 0, luma_dst_h = 0;
   int subsampling = 1;
   double siting_x = 0, siting_y = 0;
+  // The destination's grid when it differs from the source's (chroma brought to the luma grid
+  // or back); 0 / negative: the same as the source's.
+  int dst_subsampling = 0;
+  double dst_siting_x = -1, dst_siting_y = -1;
 };
 
 // dst_w x dst_h x channels values, row-major.
 std::vector<double> reference_scale(const RefPlane& src, int dst_w, int dst_h, const RefScale& s);
+// The same on values (src_w x src_h x channels, row-major).
+std::vector<double> reference_scale(const std::vector<double>& src, int src_w, int src_h, int channels, int dst_w,
+                                    int dst_h, const RefScale& s);
 
 }  // namespace clvf::test

@@ -17,7 +17,7 @@ std::vector<RefPlane> plane_shapes(clvf_pixel_format format, int w, int h) {
 }
 
 TestFrame::TestFrame(const cl::Context& ctx, const cl::CommandQueue& q, clvf_storage storage,
-                     std::vector<RefPlane> shapes)
+                     std::vector<RefPlane> shapes, std::vector<cl::ImageFormat> image_formats)
     : ctx_(ctx), q_(q), storage_(storage), shapes_(std::move(shapes)) {
   frame_.storage = storage;
   for (size_t i = 0; i < shapes_.size(); ++i) {
@@ -34,7 +34,9 @@ TestFrame::TestFrame(const cl::Context& ctx, const cl::CommandQueue& q, clvf_sto
       frame_.planes[i].offset = kOffset;
       frame_.planes[i].pitch = pitch;
     } else {
-      cl::Image2D img(ctx_, CL_MEM_READ_WRITE, cl::ImageFormat(s.channels == 2 ? CL_RG : CL_R, CL_UNORM_INT8), s.w, s.h);
+      const cl::ImageFormat format =
+          i < image_formats.size() ? image_formats[i] : cl::ImageFormat(s.channels == 2 ? CL_RG : CL_R, CL_UNORM_INT8);
+      cl::Image2D img(ctx_, CL_MEM_READ_WRITE, format, s.w, s.h);
       mems_.push_back(img);
       frame_.planes[i].mem = img();
     }

@@ -13,7 +13,10 @@ std::vector<RefPlane> plane_shapes(clvf_pixel_format format, int w, int h);
 
 class TestFrame {
  public:
-  TestFrame(const cl::Context& ctx, const cl::CommandQueue& q, clvf_storage storage, std::vector<RefPlane> shapes);
+  // A plane's `channels` are its bytes per pixel. Images are CL_R or CL_RG of CL_UNORM_INT8 by
+  // those bytes, unless image_formats gives each plane's.
+  TestFrame(const cl::Context& ctx, const cl::CommandQueue& q, clvf_storage storage, std::vector<RefPlane> shapes,
+            std::vector<cl::ImageFormat> image_formats = {});
   // Writes these planes' samples (also sets the padding around them to a sentinel).
   void fill(const std::vector<RefPlane>& planes);
   // Reads the planes back; reports false in padding_intact if any byte outside a plane changed.

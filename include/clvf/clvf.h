@@ -5,7 +5,7 @@
  * (all allocation happens there); processing a frame allocates nothing.
  *
  * Thread safety: a clvf_device may be shared by threads (its program cache is locked); one
- * operation (clvf_scale, clvf_denoise) must be used by one thread at a time. */
+ * operation (clvf_scale, clvf_denoise, clvf_colorspace) must be used by one thread at a time. */
 #ifndef CLVF_CLVF_H
 #define CLVF_CLVF_H
 
@@ -74,15 +74,28 @@ CLVF_API clvf_status clvf_device_handles(const clvf_device *device, cl_context *
                                          cl_device_id *device_id, cl_command_queue *queue);
 
 /* ---- frames ---- */
+/* Scale and denoise take NV12 and YUV420P; colorspace takes them all. 4:2:0 chroma planes are
+ * (w+1)/2 x (h+1)/2. */
 typedef enum clvf_pixel_format {
-  CLVF_PIX_YUV420P = 1, /* 3 planes, 8-bit, chroma (w+1)/2 x (h+1)/2 */
-  CLVF_PIX_NV12 = 2     /* Y plane + interleaved UV plane, 8-bit */
+  CLVF_PIX_YUV420P = 1, /* Y, U, V planes, 8-bit */
+  CLVF_PIX_NV12 = 2,    /* Y plane + interleaved UV plane, 8-bit */
+  CLVF_PIX_YV12 = 3,    /* Y, V, U planes (YUV420P with the chroma planes swapped), 8-bit */
+  CLVF_PIX_P010 = 4,    /* as NV12 with 16-bit little-endian samples holding 10 bits in the top bits */
+  CLVF_PIX_YUV444P = 5, /* Y, U, V planes, full size, 8-bit */
+  CLVF_PIX_RGBA = 6,    /* one plane, 4 bytes per pixel R, G, B, A (full range) */
+  CLVF_PIX_BGRA = 7     /* one plane, 4 bytes per pixel B, G, R, A (full range) */
 } clvf_pixel_format;
+
+/* Looks up a format by its FFmpeg name (nv12, yuv420p, yv12, p010 (or p010le), yuv444p, rgba,
+ * bgra); an unknown name is an error listing the known ones. */
+CLVF_API clvf_status clvf_pixel_format_from_name(const char *name, clvf_pixel_format *out);
 
 typedef enum clvf_storage {
   CLVF_STORAGE_HOST = 1,      /* planes[i].data + pitch in system memory */
   CLVF_STORAGE_CL_BUFFER = 2, /* planes[i].mem is a cl_mem buffer, + offset + pitch (bytes) */
-  CLVF_STORAGE_CL_IMAGE = 3   /* planes[i].mem is an image2d (CL_R; CL_RG for NV12's UV) */
+  CLVF_STORAGE_CL_IMAGE = 3   /* planes[i].mem is an image2d: CL_R (CL_RG for NV12's and P010's
+                                 UV) of CL_UNORM_INT8 (P010: CL_UNORM_INT16); RGBA and BGRA as
+                                 CL_RGBA / CL_BGRA of CL_UNORM_INT8 */
 } clvf_storage;
 
 /* Chroma sample position of 4:2:0 (H.273 / AVChromaLocation numbering). */
@@ -197,6 +210,67 @@ CLVF_API clvf_status clvf_denoise_receive(clvf_denoise *denoise, const clvf_fram
 CLVF_API void clvf_denoise_release(clvf_denoise *denoise);
 /* Kernel times, as clvf_scale_profile. */
 CLVF_API const char *clvf_denoise_profile(const clvf_denoise *denoise);
+
+/* ---- colorspace ---- */
+/* Conversion between YUV matrices, ranges, bit depths, chroma subsampling and RGB. Every output
+ * sample is the exact affine map of the source samples at its position (float arithmetic),
+ * rounded or dithered once. Chroma is resampled only where the grids differ: 4:2:0 chroma for
+ * samples on the luma grid (luma of a new matrix, 4:4:4 and RGB outputs) is interpolated with
+ * chroma_filter; 4:2:0 outputs from 4:4:4 or RGB sources are downsampled with it (widened by 2,
+ * as zimg does); 4:2:0 to 4:2:0 chroma is converted at its own sites, with no resampling. */
+
+/* Matrix coefficients, H.273 / AVColorSpace numbering. BT470BG and SMPTE170M are both BT.601. */
+typedef enum clvf_matrix {
+  CLVF_MATRIX_BT709 = 1,
+  CLVF_MATRIX_BT470BG = 5,
+  CLVF_MATRIX_SMPTE170M = 6,
+  CLVF_MATRIX_SMPTE240M = 7,
+  CLVF_MATRIX_BT2020_NCL = 9
+} clvf_matrix;
+
+/* AVColorRange numbering. tv: Y 16-235, chroma 16-240 (scaled by 4 at 10 bits); pc: 0-255. */
+typedef enum clvf_range { CLVF_RANGE_TV = 1, CLVF_RANGE_PC = 2 } clvf_range;
+
+typedef enum clvf_dither {
+  CLVF_DITHER_AUTO = 0,   /* ordered where the output has fewer bits than the source, else none */
+  CLVF_DITHER_NONE = 1,   /* round to nearest: no added noise, the smallest error per sample */
+  CLVF_DITHER_ORDERED = 2 /* 16x16 Bayer thresholds: the mean error over an area vanishes */
+} clvf_dither;
+
+typedef struct clvf_colorspace_params {
+  uint32_t version; /* CLVF_API_VERSION */
+  int width, height;
+  clvf_pixel_format src_format, dst_format;
+  clvf_matrix src_matrix, dst_matrix; /* ignored for RGBA / BGRA */
+  clvf_range src_range, dst_range;    /* RGBA / BGRA are pc only */
+  clvf_chroma_location chroma_location; /* of the 4:2:0 formats, source and destination */
+  clvf_scale_algorithm chroma_filter;   /* for the chroma resampling described above */
+  double param_b, param_c;              /* bicubic B and C */
+  int taps;                             /* lanczos taps */
+  clvf_dither dither;
+  clvf_storage src_storage, dst_storage;
+} clvf_colorspace_params;
+
+/* Defaults: NV12 to NV12, BT.709 tv to BT.709 tv, left chroma, bilinear chroma filter (zimg's
+ * default), dither auto, host storage. */
+CLVF_API void clvf_colorspace_params_default(clvf_colorspace_params *params);
+/* Names: bt709, bt601 (= bt470bg, smpte170m), smpte240m, bt2020nc (= bt2020ncl); tv (= limited,
+ * mpeg), pc (= full, jpeg); auto, none, ordered. Unknown names are errors listing the known. */
+CLVF_API clvf_status clvf_matrix_from_name(const char *name, clvf_matrix *out);
+CLVF_API clvf_status clvf_range_from_name(const char *name, clvf_range *out);
+CLVF_API clvf_status clvf_dither_from_name(const char *name, clvf_dither *out);
+CLVF_API clvf_status clvf_colorspace_validate(const clvf_colorspace_params *params);
+
+typedef struct clvf_colorspace clvf_colorspace;
+CLVF_API clvf_status clvf_colorspace_create(clvf_device *device, const clvf_colorspace_params *params,
+                                            clvf_colorspace **out);
+/* Converts src into dst (same size; formats and storages as given at creation). Returns when dst
+ * is complete. */
+CLVF_API clvf_status clvf_colorspace_process(clvf_colorspace *colorspace, const clvf_frame *src,
+                                             const clvf_frame *dst);
+CLVF_API void clvf_colorspace_release(clvf_colorspace *colorspace);
+/* Kernel times, as clvf_scale_profile. */
+CLVF_API const char *clvf_colorspace_profile(const clvf_colorspace *colorspace);
 
 /* ---- presets ---- */
 /* The option string of preset `name` for `filter` ("scale_clvf"): a preset shipped with clvf

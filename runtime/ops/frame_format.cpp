@@ -29,35 +29,61 @@ void check_size(const char* op, const char* name, int value) {
   if (value < 1 || value > kMaxSize) invalid(fmt::format("{}: {} is {}; allowed: 1 to {}", op, name, value, kMaxSize));
 }
 
+void check_chroma_location(const char* op, clvf_chroma_location location) {
+  if (location != CLVF_CHROMA_LEFT && location != CLVF_CHROMA_CENTER && location != CLVF_CHROMA_TOPLEFT)
+    invalid(fmt::format("{}: chroma location {} is not known; allowed: left, center, topleft", op,
+                        static_cast<int>(location)));
+}
+
 void check_storages(const char* op, clvf_storage src, clvf_storage dst) {
   if (!is_storage(src) || !is_storage(dst))
     invalid(fmt::format("{}: storage must be CLVF_STORAGE_HOST, CLVF_STORAGE_CL_BUFFER or CLVF_STORAGE_CL_IMAGE", op));
 }
 
+const PixelFormat& check_any_format(const char* op, const char* which, clvf_pixel_format format) {
+  const PixelFormat* f = find_pixel_format(format);
+  if (!f) invalid(fmt::format("{}: {} {} is not known; allowed: {}", op, which, static_cast<int>(format), kPixelFormatNames));
+  return *f;
+}
+
+void check_image_support(const char* op, const Device& device, clvf_pixel_format format, clvf_storage storage) {
+  if (storage != CLVF_STORAGE_CL_IMAGE) return;
+  const PixelFormat& f = check_any_format(op, "format", format);
+  const auto name = [](cl_channel_order o) {
+    return o == CL_R ? "CL_R" : o == CL_RG ? "CL_RG" : o == CL_RGBA ? "CL_RGBA" : "CL_BGRA";
+  };
+  for (size_t i = 0; i < f.planes.size(); ++i) {
+    const cl_channel_order order = f.planes[i].image_order;
+    if (device.supports_image_format(order, f.image_type)) continue;
+    throw Error(CLVF_ERROR_UNSUPPORTED,
+                fmt::format("{}: {} in images needs {}/{} images (plane {}), which device {} lacks; use buffer or "
+                            "host storage{}",
+                            op, f.name, name(order), f.image_type == CL_UNORM_INT8 ? "CL_UNORM_INT8" : "CL_UNORM_INT16",
+                            i, device.name(), format == CLVF_PIX_NV12 ? ", or yuv420p" : ""));
+  }
+}
+
 void check_image_support(const char* op, const Device& device, clvf_pixel_format format, clvf_storage src,
                          clvf_storage dst) {
-  if (src != CLVF_STORAGE_CL_IMAGE && dst != CLVF_STORAGE_CL_IMAGE) return;
-  if (!device.supports_image_format(CL_R, CL_UNORM_INT8))
-    throw Error(CLVF_ERROR_UNSUPPORTED,
-                fmt::format("{}: device {} has no CL_R/CL_UNORM_INT8 images; use buffer or host storage", op,
-                            device.name()));
-  if (format == CLVF_PIX_NV12 && !device.supports_image_format(CL_RG, CL_UNORM_INT8))
-    throw Error(CLVF_ERROR_UNSUPPORTED,
-                fmt::format("{}: NV12 in images needs CL_RG/CL_UNORM_INT8 images, which device {} lacks; "
-                            "use buffer or host storage, or yuv420p",
-                            op, device.name()));
+  check_image_support(op, device, format, src);
+  check_image_support(op, device, format, dst);
 }
 
 std::vector<PlaneGeometry> planes_of(clvf_pixel_format format, int width, int height) {
-  const int cw = (width + 1) / 2, chh = (height + 1) / 2;
-  if (format == CLVF_PIX_NV12) return {{width, height, 1}, {cw, chh, 2}};
-  return {{width, height, 1}, {cw, chh, 1}, {cw, chh, 1}};
+  const PixelFormat* f = find_pixel_format(format);
+  std::vector<PlaneGeometry> planes;
+  for (const PlaneLayout& l : f->planes)
+    planes.push_back({(width + l.sub_x - 1) / l.sub_x, (height + l.sub_y - 1) / l.sub_y, l.channels, f->bytes});
+  return planes;
 }
 
 std::vector<PlaneShape> plane_shapes(const std::vector<PlaneGeometry>& planes) {
   std::vector<PlaneShape> shapes;
-  for (const PlaneGeometry& g : planes) shapes.push_back({size_t(g.width) * g.channels, size_t(g.height)});
+  for (const PlaneGeometry& g : planes) shapes.push_back({size_t(g.width) * g.channels * g.bytes, size_t(g.height)});
   return shapes;
 }
+
+double chroma_siting_x(clvf_chroma_location location) { return location == CLVF_CHROMA_CENTER ? 0.5 : 0.0; }
+double chroma_siting_y(clvf_chroma_location location) { return location == CLVF_CHROMA_TOPLEFT ? 0.0 : 0.5; }
 
 }  // namespace clvf

@@ -1,6 +1,7 @@
 // One frame of an operation, the same for all of them: bind the source and destination planes
-// (a bad frame fails before anything is enqueued), then per plane upload, the operation's
-// kernels, download; wait; collect kernel times. On an error nothing enqueued outlives the call.
+// (a bad frame fails before anything is enqueued), upload the source planes, enqueue the
+// operation's kernels, download the destination planes, wait, collect kernel times. On an error
+// nothing enqueued outlives the call.
 #pragma once
 #include <functional>
 
@@ -10,10 +11,11 @@
 
 namespace clvf {
 
-// enqueue_plane(i) sets plane i's frame arguments and enqueues its kernels. src_planes or
-// dst_planes may be null (an operation that only reads, or only writes, a caller's frame).
+// enqueue_step(i), i < steps, sets frame arguments and enqueues kernels (one step per plane, or
+// per pass). src_planes or dst_planes may be null (an operation that only reads, or only writes,
+// a caller's frame).
 void run_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,
-               const clvf_frame& src, const clvf_frame& dst, size_t plane_count,
-               const std::function<void(size_t)>& enqueue_plane);
+               const clvf_frame& src, const clvf_frame& dst, size_t steps,
+               const std::function<void(size_t)>& enqueue_step);
 
 }  // namespace clvf

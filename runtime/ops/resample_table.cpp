@@ -58,7 +58,7 @@ struct Tap {
 // Source samples (mirrored) and normalised weights that make output sample o.
 std::vector<Tap> footprint(const ResampleFilter& filter, const AxisMapping& axis, int o) {
   const double pos = axis.source_position(o);
-  const double stretch = std::max(1.0, axis.ratio);  // widen the filter when downscaling
+  const double stretch = axis.stretch();
   std::vector<Tap> taps;
   if (filter.algorithm == CLVF_SCALE_POINT) {
     // Nearest sample centre; ties go up, so that shifting by one sample shifts the choice by one.
@@ -98,6 +98,21 @@ const char* scale_algorithm_name(clvf_scale_algorithm algorithm) {
   return "";
 }
 
+void validate_resample_filter(const char* op, clvf_scale_algorithm algorithm, double b, double c, int taps) {
+  constexpr int kMaxLanczosTaps = 16;
+  const auto invalid = [&](const std::string& what) {
+    throw Error(CLVF_ERROR_INVALID_ARGUMENT, fmt::format("{}: {}", op, what));
+  };
+  if (!*scale_algorithm_name(algorithm))
+    invalid(fmt::format("algorithm {} is not known; allowed: {}", static_cast<int>(algorithm), kScaleAlgorithmNames));
+  if (algorithm == CLVF_SCALE_BICUBIC) {
+    if (!std::isfinite(b) || b < 0 || b > 1) invalid(fmt::format("bicubic B (param0) is {}; allowed: 0 to 1", b));
+    if (!std::isfinite(c) || c < 0 || c > 1) invalid(fmt::format("bicubic C (param1) is {}; allowed: 0 to 1", c));
+  }
+  if (algorithm == CLVF_SCALE_LANCZOS && (taps < 1 || taps > kMaxLanczosTaps))
+    invalid(fmt::format("lanczos taps is {}; allowed: 1 to {}", taps, kMaxLanczosTaps));
+}
+
 double ResampleFilter::support() const {
   switch (algorithm) {
     case CLVF_SCALE_POINT: return 0.0;
@@ -132,8 +147,10 @@ double ResampleFilter::operator()(double x) const {
 }
 
 double AxisMapping::source_position(int o) const {
-  return ((o * subsampling + siting + 0.5) * ratio - 0.5 - siting) / subsampling;
+  return ((o * dst_subsampling + dst_siting + 0.5) * ratio - 0.5 - src_siting) / src_subsampling;
 }
+
+double AxisMapping::stretch() const { return std::max(1.0, ratio * dst_subsampling / src_subsampling); }
 
 ResampleTable build_resample_table(const ResampleFilter& filter, const AxisMapping& axis, int max_vector) {
   std::vector<std::vector<Tap>> footprints(axis.dst_size);
@@ -160,6 +177,14 @@ ResampleTable build_resample_table(const ResampleFilter& filter, const AxisMappi
     for (int k = 0; k < t.taps; ++k) t.weights[static_cast<size_t>(o) * t.stride + k] = static_cast<float>(w[k]);
   }
   return t;
+}
+
+DeviceTable upload_table(const cl::Context& context, const ResampleTable& table) {
+  const auto upload = [&](const auto& v) {
+    return cl::Buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * sizeof(v[0]),
+                      const_cast<void*>(static_cast<const void*>(v.data())));
+  };
+  return {upload(table.offsets), upload(table.weights)};
 }
 
 }  // namespace clvf

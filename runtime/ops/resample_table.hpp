@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "clvf/clvf.h"
+#include "runtime/cl.hpp"
 
 namespace clvf {
 
@@ -12,6 +13,10 @@ namespace clvf {
 clvf_scale_algorithm scale_algorithm_from_name(std::string_view name);
 const char* scale_algorithm_name(clvf_scale_algorithm algorithm);  // "" when unknown
 extern const char* const kScaleAlgorithmNames;                      // "point, bilinear, ..."
+
+// Throws Error(INVALID_ARGUMENT) "OP: ..." for an unknown algorithm, bicubic B or C outside 0..1,
+// or lanczos taps outside 1..16.
+void validate_resample_filter(const char* op, clvf_scale_algorithm algorithm, double b, double c, int taps);
 
 struct ResampleFilter {
   clvf_scale_algorithm algorithm = CLVF_SCALE_BICUBIC;
@@ -22,15 +27,19 @@ struct ResampleFilter {
 };
 
 // How one plane axis maps: output sample o sits at source position
-//   ((o * subsampling + siting + 0.5) * ratio - 0.5 - siting) / subsampling
-// in source sample units, where ratio = luma source size / luma destination size and siting is
-// the chroma sample's offset from the subsampled grid in luma samples (0 co-sited, 0.5 centred).
+//   ((o * dst_subsampling + dst_siting + 0.5) * ratio - 0.5 - src_siting) / src_subsampling
+// in source sample units, where ratio = luma source size / luma destination size and a siting is
+// a chroma sample's offset from its subsampled grid in luma samples (0 co-sited, 0.5 centred).
+// A scaled plane keeps its subsampling and siting; a chroma plane brought to the luma grid (or
+// back) changes them. The filter widens by the ratio in the plane's own samples when that
+// exceeds 1.
 struct AxisMapping {
   int src_size = 0, dst_size = 0;
   double ratio = 1.0;
-  int subsampling = 1;
-  double siting = 0.0;
+  int src_subsampling = 1, dst_subsampling = 1;
+  double src_siting = 0.0, dst_siting = 0.0;
   double source_position(int o) const;
+  double stretch() const;
 };
 
 // For each output sample: the first source index and `taps` normalised weights. Samples beyond
@@ -46,5 +55,11 @@ struct ResampleTable {
 // Weight rows are padded for a kernel that reads them `max_vector` at a time (4 at a time when
 // there are no more than 4 taps; 1 means no padding).
 ResampleTable build_resample_table(const ResampleFilter& filter, const AxisMapping& axis, int max_vector = 1);
+
+// The table on the device: read-only buffers of its offsets and weights.
+struct DeviceTable {
+  cl::Buffer offsets, weights;
+};
+DeviceTable upload_table(const cl::Context& context, const ResampleTable& table);
 
 }  // namespace clvf

@@ -14,19 +14,11 @@
 namespace clvf {
 namespace {
 
-constexpr int kMaxLanczosTaps = 16;
 // Pass 2 reads taps 8 at a time (4 for short filters); its intermediate rows carry room for the
 // overhang.
 constexpr int kHorizontalVector = 8;
 
 int tmp_pitch_of(const auto& plane) { return (plane.src_w + kHorizontalVector - 1) * plane.channels; }
-
-[[noreturn]] void invalid(const std::string& message) { throw Error(CLVF_ERROR_INVALID_ARGUMENT, message); }
-
-template <typename T>
-cl::Buffer upload(const cl::Context& ctx, const std::vector<T>& v) {
-  return cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * sizeof(T), const_cast<T*>(v.data()));
-}
 
 }  // namespace
 
@@ -37,21 +29,8 @@ void validate_scale_params(const clvf_scale_params& p) {
   check_size("scale", "source height", p.src_height);
   check_size("scale", "destination width", p.dst_width);
   check_size("scale", "destination height", p.dst_height);
-  if (!*scale_algorithm_name(p.algorithm))
-    invalid(fmt::format("scale: algorithm {} is not known; allowed: {}", static_cast<int>(p.algorithm),
-                        kScaleAlgorithmNames));
-  if (p.algorithm == CLVF_SCALE_BICUBIC) {
-    if (!std::isfinite(p.param_b) || p.param_b < 0 || p.param_b > 1)
-      invalid(fmt::format("scale: bicubic B (param0) is {}; allowed: 0 to 1", p.param_b));
-    if (!std::isfinite(p.param_c) || p.param_c < 0 || p.param_c > 1)
-      invalid(fmt::format("scale: bicubic C (param1) is {}; allowed: 0 to 1", p.param_c));
-  }
-  if (p.algorithm == CLVF_SCALE_LANCZOS && (p.taps < 1 || p.taps > kMaxLanczosTaps))
-    invalid(fmt::format("scale: lanczos taps is {}; allowed: 1 to {}", p.taps, kMaxLanczosTaps));
-  if (p.chroma_location != CLVF_CHROMA_LEFT && p.chroma_location != CLVF_CHROMA_CENTER &&
-      p.chroma_location != CLVF_CHROMA_TOPLEFT)
-    invalid(fmt::format("scale: chroma location {} is not known; allowed: left, center, topleft",
-                        static_cast<int>(p.chroma_location)));
+  validate_resample_filter("scale", p.algorithm, p.param_b, p.param_c, p.taps);
+  check_chroma_location("scale", p.chroma_location);
   check_storages("scale", p.src_storage, p.dst_storage);
 }
 
@@ -84,20 +63,17 @@ Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params)
 
 void Scale::plan_plane(Plane& pl, bool chroma) {
   const ResampleFilter filter{params_.algorithm, params_.param_b, params_.param_c, params_.taps};
-  const double h_siting = chroma && params_.chroma_location == CLVF_CHROMA_CENTER ? 0.5 : 0.0;
-  const double v_siting = chroma && params_.chroma_location != CLVF_CHROMA_TOPLEFT ? 0.5 : 0.0;
+  const double h_siting = chroma ? chroma_siting_x(params_.chroma_location) : 0.0;
+  const double v_siting = chroma ? chroma_siting_y(params_.chroma_location) : 0.0;
   const int sub = chroma ? 2 : 1;
-  const AxisMapping h_axis{pl.src_w, pl.dst_w, double(params_.src_width) / params_.dst_width, sub, h_siting};
-  const AxisMapping v_axis{pl.src_h, pl.dst_h, double(params_.src_height) / params_.dst_height, sub, v_siting};
+  const AxisMapping h_axis{pl.src_w, pl.dst_w, double(params_.src_width) / params_.dst_width, sub, sub, h_siting, h_siting};
+  const AxisMapping v_axis{pl.src_h, pl.dst_h, double(params_.src_height) / params_.dst_height, sub, sub, v_siting, v_siting};
   // Pass 2 reads HVEC taps at a time: the weight rows are padded to match.
   const auto ht = build_resample_table(filter, h_axis, wide_horizontal_ ? 8 : 4);
   const int hvec = ht.stride % 8 == 0 && wide_horizontal_ ? 8 : 4;
   const auto vt = build_resample_table(filter, v_axis);
-  const auto& ctx = device_->context();
-  pl.h_offsets = upload(ctx, ht.offsets);
-  pl.h_weights = upload(ctx, ht.weights);
-  pl.v_offsets = upload(ctx, vt.offsets);
-  pl.v_weights = upload(ctx, vt.weights);
+  pl.h_table = upload_table(device_->context(), ht);
+  pl.v_table = upload_table(device_->context(), vt);
 
   const std::string source = std::string(kernels::source("plane.h")) + std::string(kernels::source("scale.cl"));
   const auto options = [&](bool src_image, bool dst_image, const ResampleTable& t) {
@@ -119,13 +95,13 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
   const cl_uint v_first = src_image ? 1 : 3;
   pl.v.setArg(v_first, tmp_);
   pl.v.setArg(v_first + 1, tmp_pitch);
-  pl.v.setArg(v_first + 2, pl.v_offsets);
-  pl.v.setArg(v_first + 3, pl.v_weights);
+  pl.v.setArg(v_first + 2, pl.v_table.offsets);
+  pl.v.setArg(v_first + 3, pl.v_table.weights);
   pl.h.setArg(0, tmp_);
   pl.h.setArg(1, tmp_pitch);
   const cl_uint h_first = dst_image ? 3 : 5;
-  pl.h.setArg(h_first, pl.h_offsets);
-  pl.h.setArg(h_first + 1, pl.h_weights);
+  pl.h.setArg(h_first, pl.h_table.offsets);
+  pl.h.setArg(h_first + 1, pl.h_table.weights);
   // Work-items: pass 1 one per lane (sample of one channel), pass 2 one per pixel.
   pl.v_range = cl::NDRange(src_row, pl.dst_h);
   pl.h_range = cl::NDRange(pl.dst_w, pl.dst_h);

@@ -9,6 +9,7 @@
 #include "interop/frame_planes.hpp"
 #include "runtime/cl.hpp"
 #include "runtime/device.hpp"
+#include "runtime/ops/resample_table.hpp"
 #include "runtime/profile.hpp"
 
 namespace clvf {
@@ -27,7 +28,7 @@ class Scale {
   struct Plane {
     int channels = 1;
     int src_w = 0, src_h = 0, dst_w = 0, dst_h = 0;
-    cl::Buffer h_offsets, h_weights, v_offsets, v_weights;
+    DeviceTable h_table, v_table;
     cl::Kernel h, v;
     cl::NDRange h_range, v_range;
     std::string v_name, h_name;  // in kernel-time reports

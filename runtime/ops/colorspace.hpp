@@ -1,0 +1,52 @@
+// The colour conversion operation: validated and planned once (matrix, resampling tables,
+// programs), then run per frame without allocating. Serves the C API and the FFmpeg filter.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "clvf/clvf.h"
+#include "interop/frame_planes.hpp"
+#include "runtime/cl.hpp"
+#include "runtime/device.hpp"
+#include "runtime/ops/colour_matrix.hpp"
+#include "runtime/ops/resample_table.hpp"
+#include "runtime/profile.hpp"
+
+namespace clvf {
+
+// Throws Error(INVALID_ARGUMENT) naming the bad field and what is allowed.
+void validate_colorspace_params(const clvf_colorspace_params& p);
+
+class Colorspace {
+ public:
+  Colorspace(std::shared_ptr<Device> device, const clvf_colorspace_params& params);
+  void process(const clvf_frame& src, const clvf_frame& dst);
+  std::string profile_report() const { return profile_.report(); }
+  // The map the kernels apply (for tests and logs).
+  const Affine& affine() const { return affine_; }
+
+ private:
+  struct Pass {
+    cl::Kernel kernel;
+    cl::NDRange range;
+    DeviceTable h, v;  // resampling tables, when the pass reads another grid
+    std::string name;  // in kernel-time reports
+  };
+  std::string variant_source(bool luma_up, bool chroma_down, const ResampleTable* up_h, const ResampleTable* up_v,
+                             const ResampleTable* down_h, const ResampleTable* down_v) const;
+
+  std::shared_ptr<Device> device_;
+  clvf_colorspace_params params_;
+  const PixelFormat* src_format_ = nullptr;
+  const PixelFormat* dst_format_ = nullptr;
+  Affine affine_{};
+  bool dither_ = false;
+  std::vector<Pass> passes_;
+  cl::Buffer no_table_;  // bound where a pass reads no table
+  std::optional<FramePlanes> src_, dst_;
+  KernelProfile profile_;
+};
+
+}  // namespace clvf

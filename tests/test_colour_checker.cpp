@@ -1,0 +1,211 @@
+// The kernel checker for colorspace: every pair of formats, matrices, ranges, chroma filters,
+// sitings and dither modes on random inputs and sizes (1x1, odd, large), against the float64
+// reference, on every storage kind. Rounded outputs must be within rounding of the exact value;
+// dithered ones must equal floor(exact + Bayer threshold). Outputs are poisoned with the value
+// farthest from the reference, and bytes around the planes must stay untouched.
+#include <gtest/gtest.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "checker_support.hpp"
+#include "clvf/clvf.h"
+#include "reference_colour.hpp"
+#include "runtime/device.hpp"
+#include "test_frames.hpp"
+
+namespace clvf::test {
+namespace {
+
+constexpr clvf_pixel_format kFormats[] = {CLVF_PIX_NV12,    CLVF_PIX_YUV420P, CLVF_PIX_YV12, CLVF_PIX_P010,
+                                          CLVF_PIX_YUV444P, CLVF_PIX_RGBA,    CLVF_PIX_BGRA};
+constexpr clvf_matrix kMatrices[] = {CLVF_MATRIX_BT709, CLVF_MATRIX_BT470BG, CLVF_MATRIX_SMPTE170M,
+                                     CLVF_MATRIX_SMPTE240M, CLVF_MATRIX_BT2020_NCL};
+constexpr clvf_scale_algorithm kFilters[] = {CLVF_SCALE_BILINEAR, CLVF_SCALE_POINT, CLVF_SCALE_BICUBIC,
+                                             CLVF_SCALE_LANCZOS, CLVF_SCALE_SPLINE36, CLVF_SCALE_AREA};
+
+const char* format_name(clvf_pixel_format f) {
+  static const char* names[] = {"?", "yuv420p", "nv12", "yv12", "p010", "yuv444p", "rgba", "bgra"};
+  return names[f];
+}
+
+std::string describe(const clvf_colorspace_params& p) {
+  return fmt::format("{} {} {} -> {} {} {}, {}x{}, chroma filter {} loc {}, dither {}", format_name(p.src_format),
+                     int(p.src_matrix), p.src_range == CLVF_RANGE_TV ? "tv" : "pc", format_name(p.dst_format),
+                     int(p.dst_matrix), p.dst_range == CLVF_RANGE_TV ? "tv" : "pc", p.width, p.height,
+                     int(p.chroma_filter), int(p.chroma_location), int(p.dither));
+}
+
+clvf_colorspace_params random_params(std::mt19937_64& rng, clvf_pixel_format src, clvf_pixel_format dst, int w, int h) {
+  const auto pick = [&](const auto& options) {
+    return options[std::uniform_int_distribution<size_t>(0, std::size(options) - 1)(rng)];
+  };
+  clvf_colorspace_params p;
+  clvf_colorspace_params_default(&p);
+  p.width = w, p.height = h;
+  p.src_format = src, p.dst_format = dst;
+  p.src_matrix = pick(kMatrices), p.dst_matrix = pick(kMatrices);
+  p.src_range = format_is_rgb(src) || rng() % 2 ? CLVF_RANGE_PC : CLVF_RANGE_TV;
+  p.dst_range = format_is_rgb(dst) || rng() % 2 ? CLVF_RANGE_PC : CLVF_RANGE_TV;
+  p.chroma_location = clvf_chroma_location(1 + rng() % 3);
+  p.chroma_filter = pick(kFilters);
+  p.param_b = std::uniform_real_distribution<double>(0, 1)(rng);
+  p.param_c = std::uniform_real_distribution<double>(0, 1)(rng);
+  p.taps = 1 + rng() % 5;
+  p.dither = clvf_dither(rng() % 3);
+  return p;
+}
+
+std::vector<clvf_colorspace_params> make_cases(clvf_storage storage) {
+  std::mt19937_64 rng(checker_seed() + 7 * storage);
+  std::vector<clvf_colorspace_params> cases;
+  // Every pair of formats, on small sizes that cycle through the awkward ones.
+  const int sizes[][2] = {{1, 1}, {2, 1}, {1, 3}, {3, 3}, {17, 9}, {8, 2}, {5, 12}};
+  int n = 0;
+  for (auto src : kFormats)
+    for (auto dst : kFormats) {
+      const auto& s = sizes[n++ % std::size(sizes)];
+      cases.push_back(random_params(rng, src, dst, s[0], s[1]));
+    }
+  const int max = small_only() ? 40 : 300, random_count = small_only() ? 8 : 30;
+  for (int i = 0; i < random_count; ++i) {
+    const int w = std::uniform_int_distribution<int>(1, max)(rng), h = std::uniform_int_distribution<int>(1, max)(rng);
+    cases.push_back(random_params(rng, kFormats[rng() % 7], kFormats[rng() % 7], w, h));
+  }
+  if (!small_only()) {
+    auto p = random_params(rng, CLVF_PIX_NV12, CLVF_PIX_NV12, 1920, 1080);
+    p.src_matrix = CLVF_MATRIX_SMPTE170M, p.dst_matrix = CLVF_MATRIX_BT709, p.src_range = p.dst_range = CLVF_RANGE_TV;
+    p.chroma_filter = CLVF_SCALE_BILINEAR, p.chroma_location = CLVF_CHROMA_LEFT;
+    cases.push_back(p);
+    p = random_params(rng, CLVF_PIX_P010, CLVF_PIX_NV12, 1921, 1081);
+    p.src_matrix = CLVF_MATRIX_BT2020_NCL, p.dst_matrix = CLVF_MATRIX_BT709, p.dither = CLVF_DITHER_AUTO;
+    cases.push_back(p);
+    cases.push_back(random_params(rng, CLVF_PIX_RGBA, CLVF_PIX_YUV420P, 1280, 720));
+    cases.push_back(random_params(rng, CLVF_PIX_YUV420P, CLVF_PIX_BGRA, 1279, 719));
+  }
+  return cases;
+}
+
+bool device_has_image_formats(const Device& d, clvf_pixel_format f) {
+  for (const auto& fmt : colour_image_formats(f))
+    if (!d.supports_image_format(fmt.image_channel_order, fmt.image_channel_data_type)) return false;
+  return true;
+}
+
+class ColourChecker : public StorageChecker {};
+
+TEST_P(ColourChecker, MatchesFloat64Reference) {
+  const clvf_storage storage = GetParam();
+  std::mt19937_64 rng(checker_seed());
+  int checked = 0, skipped = 0;
+  for (clvf_colorspace_params p : make_cases(storage)) {
+    SCOPED_TRACE(describe(p));
+    p.src_storage = p.dst_storage = storage;
+    clvf_colorspace* op = nullptr;
+    const clvf_status st = clvf_colorspace_create(handle_, &p, &op);
+    if (storage == CLVF_STORAGE_CL_IMAGE &&
+        (!device_has_image_formats(*device_, p.src_format) || !device_has_image_formats(*device_, p.dst_format))) {
+      EXPECT_EQ(st, CLVF_ERROR_UNSUPPORTED) << "the device lacks an image format this needs";
+      EXPECT_NE(std::string(clvf_last_error()).find("images"), std::string::npos) << clvf_last_error();
+      clvf_colorspace_release(op);
+      ++skipped;
+      continue;
+    }
+    ASSERT_EQ(st, CLVF_OK) << clvf_last_error();
+
+    // Random source components over each one's whole code range.
+    const int w = p.width, h = p.height;
+    const int src_max = (1 << format_depth(p.src_format)) - 1, dst_max = (1 << format_depth(p.dst_format)) - 1;
+    auto src_planes = colour_plane_shapes(p.src_format, w, h);
+    for (auto& pl : src_planes) pl.data.assign(size_t(pl.w) * pl.h * pl.channels, 0);
+    Components src = unpack(p.src_format, src_planes, w, h);
+    for (auto& values : src.value)
+      for (auto& v : values) v = double(std::uniform_int_distribution<int>(0, src_max)(rng));
+    src_planes = pack(p.src_format, src, w, h);
+    const Components ref = reference_colour(p, src);
+
+    Components poison = ref;
+    for (auto& values : poison.value)
+      for (auto& v : values) v = v < dst_max / 2.0 ? dst_max : 0;
+    const auto dst_shapes = colour_plane_shapes(p.dst_format, w, h);
+    TestFrame in(device_->context(), device_->queue(), storage, src_planes, colour_image_formats(p.src_format));
+    TestFrame out(device_->context(), device_->queue(), storage, dst_shapes, colour_image_formats(p.dst_format));
+    in.fill(src_planes);
+    out.fill(pack(p.dst_format, poison, w, h));
+    ASSERT_EQ(clvf_colorspace_process(op, &in.frame(), &out.frame()), CLVF_OK) << clvf_last_error();
+    clvf_colorspace_release(op);
+
+    bool padding_intact = false;
+    const Components got = unpack(p.dst_format, out.read(&padding_intact), w, h);
+    EXPECT_TRUE(padding_intact) << "bytes outside the destination planes were written";
+    const bool dithered = p.dither == CLVF_DITHER_ORDERED ||
+                          (p.dither == CLVF_DITHER_AUTO && format_depth(p.dst_format) < format_depth(p.src_format));
+    for (int k = 0; k < 4; ++k) {
+      ASSERT_EQ(got.present[k], ref.present[k]) << "component " << k;
+      if (!ref.present[k]) continue;
+      size_t bad = 0, first = 0;
+      for (size_t i = 0; i < ref.value[k].size(); ++i) {
+        const double exact = ref.value[k][i], value = got.value[k][i];
+        bool ok;
+        if (k == 3) {
+          ok = value == exact;
+        } else if (dithered) {
+          const int x = int(i % got.w[k]), y = int(i / got.w[k]);
+          const double t = exact + bayer_threshold(x, y);
+          const double expected = std::clamp(std::floor(t), 0.0, double(dst_max));
+          ok = value == expected || (std::abs(t - std::round(t)) < 0.02 && std::abs(value - expected) <= 1);
+        } else {
+          ok = std::abs(value - std::clamp(exact, 0.0, double(dst_max))) <= 0.5 + 0.02;
+        }
+        if (!ok && bad++ == 0) first = i;
+      }
+      EXPECT_EQ(bad, 0u) << "component " << k << ": " << bad << " of " << ref.value[k].size()
+                         << " samples wrong; first at " << first % std::max(1, got.w[k]) << ","
+                         << first / std::max(1, got.w[k]) << ": got " << got.value[k][first] << ", exact "
+                         << ref.value[k][first];
+    }
+    ++checked;
+  }
+  RecordProperty("cases_checked", checked);
+  RecordProperty("cases_without_image_formats", skipped);
+  EXPECT_GT(checked, 0);
+}
+
+CLVF_INSTANTIATE_STORAGES(ColourChecker);
+
+TEST(ColourParams, BadValuesNameTheFieldAndWhatIsAllowed) {
+  const auto expect = [](auto edit, const std::string& needle) {
+    clvf_colorspace_params p;
+    clvf_colorspace_params_default(&p);
+    p.width = 64, p.height = 48;
+    edit(p);
+    EXPECT_EQ(clvf_colorspace_validate(&p), CLVF_ERROR_INVALID_ARGUMENT) << needle;
+    EXPECT_NE(std::string(clvf_last_error()).find(needle), std::string::npos) << clvf_last_error();
+  };
+  expect([](auto& p) { p.src_format = clvf_pixel_format(42); }, "source format 42 is not known; allowed: nv12");
+  expect([](auto& p) { p.dst_matrix = clvf_matrix(3); }, "destination matrix 3 is not known; allowed: bt709");
+  expect([](auto& p) { p.src_range = clvf_range(0); }, "source range 0 is not known");
+  expect([](auto& p) { p.dst_format = CLVF_PIX_RGBA, p.dst_range = CLVF_RANGE_TV; }, "rgba is full range");
+  expect([](auto& p) { p.dither = clvf_dither(7); }, "dither 7 is not known; allowed: auto, none, ordered");
+  expect([](auto& p) { p.chroma_filter = CLVF_SCALE_LANCZOS, p.taps = 0; }, "lanczos taps is 0");
+  expect([](auto& p) { p.width = 0; }, "width is 0; allowed: 1 to 16384");
+  expect([](auto& p) { p.chroma_location = clvf_chroma_location(9); }, "chroma location 9");
+
+  clvf_matrix m;
+  EXPECT_EQ(clvf_matrix_from_name("bt601", &m), CLVF_OK);
+  EXPECT_EQ(m, CLVF_MATRIX_SMPTE170M);
+  EXPECT_EQ(clvf_matrix_from_name("bt2021", &m), CLVF_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(clvf_last_error()).find("allowed: bt709, bt601"), std::string::npos);
+  clvf_pixel_format f;
+  EXPECT_EQ(clvf_pixel_format_from_name("p010le", &f), CLVF_OK);
+  EXPECT_EQ(f, CLVF_PIX_P010);
+  EXPECT_EQ(clvf_pixel_format_from_name("nv21", &f), CLVF_ERROR_INVALID_ARGUMENT);
+  clvf_range r;
+  EXPECT_EQ(clvf_range_from_name("limited", &r), CLVF_OK);
+  EXPECT_EQ(r, CLVF_RANGE_TV);
+}
+
+}  // namespace
+}  // namespace clvf::test

@@ -2,6 +2,7 @@
 #include "libavutil/hwcontext.h"
 #include "libavutil/hwcontext_opencl.h"
 #include "libavutil/opt.h"
+#include "libavutil/avstring.h"
 #include "libavutil/pixdesc.h"
 #include "clvf_filter.h"
 #include "video.h"
@@ -87,8 +88,30 @@ int ff_clvf_apply_preset(AVFilterContext *ctx, const char *filter, const char *n
     return err;
 }
 
-int ff_clvf_input_format(AVFilterContext *ctx, AVFilterLink *inlink, int *hw, enum AVPixelFormat *sw_format)
+const enum AVPixelFormat ff_clvf_formats_420[] = { AV_PIX_FMT_NV12, AV_PIX_FMT_YUV420P, AV_PIX_FMT_NONE };
+const enum AVPixelFormat ff_clvf_formats_all[] = {
+    AV_PIX_FMT_NV12, AV_PIX_FMT_YUV420P, AV_PIX_FMT_P010LE, AV_PIX_FMT_YUV444P, AV_PIX_FMT_RGBA, AV_PIX_FMT_BGRA,
+    AV_PIX_FMT_NONE
+};
+
+clvf_pixel_format ff_clvf_format(enum AVPixelFormat f)
 {
+    switch (f) {
+    case AV_PIX_FMT_NV12:    return CLVF_PIX_NV12;
+    case AV_PIX_FMT_YUV420P: return CLVF_PIX_YUV420P;
+    case AV_PIX_FMT_P010LE:  return CLVF_PIX_P010;
+    case AV_PIX_FMT_YUV444P: return CLVF_PIX_YUV444P;
+    case AV_PIX_FMT_RGBA:    return CLVF_PIX_RGBA;
+    case AV_PIX_FMT_BGRA:    return CLVF_PIX_BGRA;
+    default:                 return 0;
+    }
+}
+
+int ff_clvf_input_format(AVFilterContext *ctx, AVFilterLink *inlink, const enum AVPixelFormat *allowed, int *hw,
+                         enum AVPixelFormat *sw_format)
+{
+    char names[256] = "";
+
     *hw = inlink->format == AV_PIX_FMT_OPENCL;
     *sw_format = inlink->format;
     if (!*hw)
@@ -98,12 +121,14 @@ int ff_clvf_input_format(AVFilterContext *ctx, AVFilterLink *inlink, int *hw, en
         return AVERROR(EINVAL);
     }
     *sw_format = ((AVHWFramesContext *)inlink->hw_frames_ctx->data)->sw_format;
-    if (*sw_format != AV_PIX_FMT_NV12 && *sw_format != AV_PIX_FMT_YUV420P) {
-        av_log(ctx, AV_LOG_ERROR, "OpenCL frames of %s are not supported; allowed: nv12, yuv420p\n",
-               av_get_pix_fmt_name(*sw_format));
-        return AVERROR(ENOSYS);
+    for (const enum AVPixelFormat *f = allowed; *f != AV_PIX_FMT_NONE; f++) {
+        if (*f == *sw_format)
+            return 0;
+        av_strlcatf(names, sizeof(names), "%s%s", f == allowed ? "" : ", ", av_get_pix_fmt_name(*f));
     }
-    return 0;
+    av_log(ctx, AV_LOG_ERROR, "OpenCL frames of %s are not supported; allowed: %s\n",
+           av_get_pix_fmt_name(*sw_format), names);
+    return AVERROR(ENOSYS);
 }
 
 int ff_clvf_open_device(AVFilterContext *ctx, AVFilterLink *inlink, const char *spec, clvf_device **out)
@@ -191,7 +216,9 @@ int ff_clvf_output_frame(AVFilterLink *outlink, int hw, const AVFrame *in, AVFra
 
 void ff_clvf_describe_frame(const AVFrame *f, int hw, clvf_pixel_format format, clvf_frame *out)
 {
-    int nb_planes = format == CLVF_PIX_NV12 ? 2 : 3;
+    int nb_planes = format == CLVF_PIX_RGBA || format == CLVF_PIX_BGRA       ? 1
+                    : format == CLVF_PIX_NV12 || format == CLVF_PIX_P010 ? 2
+                                                                         : 3;
     memset(out, 0, sizeof(*out));
     out->storage = hw ? CLVF_STORAGE_CL_IMAGE : CLVF_STORAGE_HOST;
     for (int i = 0; i < nb_planes; i++) {

@@ -26,9 +26,15 @@ int ff_clvf_error(AVFilterContext *ctx, clvf_status status, const char *what);
  * it holds its AVOption default, which the filters make a sentinel: NULL, NaN, or out of range). */
 int ff_clvf_apply_preset(AVFilterContext *ctx, const char *filter, const char *name);
 
-/* Checks the input's format: *hw is set for OpenCL frames, *sw_format to the planes' format
- * (nv12 or yuv420p; anything else is an error naming what is allowed). */
-int ff_clvf_input_format(AVFilterContext *ctx, AVFilterLink *inlink, int *hw, enum AVPixelFormat *sw_format);
+/* The pixel formats of scale_clvf and denoise_clvf, and of colorspace_clvf (AV_PIX_FMT_NONE ends
+ * each list; AV_PIX_FMT_OPENCL is not in them). */
+extern const enum AVPixelFormat ff_clvf_formats_420[];
+extern const enum AVPixelFormat ff_clvf_formats_all[];
+
+/* Checks the input's format: *hw is set for OpenCL frames, *sw_format to the planes' format (one
+ * of `allowed`; anything else is an error naming what is allowed). */
+int ff_clvf_input_format(AVFilterContext *ctx, AVFilterLink *inlink, const enum AVPixelFormat *allowed, int *hw,
+                         enum AVPixelFormat *sw_format);
 /* The device: the OpenCL frames' own, else -filter_hw_device's, else clvf_device_open(spec). */
 int ff_clvf_open_device(AVFilterContext *ctx, AVFilterLink *inlink, const char *spec, clvf_device **out);
 /* For OpenCL input: an output frame pool of sw_format at outlink's size on the input's device. */
@@ -41,9 +47,7 @@ int ff_clvf_check_frame(AVFilterContext *ctx, AVFilterLink *inlink, const AVFram
 int ff_clvf_output_frame(AVFilterLink *outlink, int hw, const AVFrame *in, AVFrame **out);
 void ff_clvf_describe_frame(const AVFrame *f, int hw, clvf_pixel_format format, clvf_frame *out);
 
-static inline clvf_pixel_format ff_clvf_format(enum AVPixelFormat f)
-{
-    return f == AV_PIX_FMT_NV12 ? CLVF_PIX_NV12 : CLVF_PIX_YUV420P;
-}
+/* The clvf format of an FFmpeg one (0 when clvf has none). */
+clvf_pixel_format ff_clvf_format(enum AVPixelFormat f);
 
 #endif /* AVFILTER_CLVF_FILTER_H */

@@ -160,7 +160,7 @@ static int scale_clvf_config_output(AVFilterLink *outlink)
     int err;
 
     release_state(s);
-    if ((err = ff_clvf_input_format(ctx, inlink, &s->hw, &sw_format)) < 0)
+    if ((err = ff_clvf_input_format(ctx, inlink, ff_clvf_formats_420, &s->hw, &sw_format)) < 0)
         return err;
     if ((err = output_size(ctx, inlink, outlink)) < 0)
         return err;

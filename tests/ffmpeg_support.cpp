@@ -65,9 +65,14 @@ void FfmpegTest::TearDown() { fs::remove_all(dir_); }
 
 fs::path FfmpegTest::filter(const fs::path& in, const char* pix_fmt, int w, int h, const std::string& chain,
                             const std::string& pre) {
+  return convert(in, pix_fmt, w, h, chain, pix_fmt, pre);
+}
+
+fs::path FfmpegTest::convert(const fs::path& in, const char* pix_fmt, int w, int h, const std::string& chain,
+                             const char* out_pix_fmt, const std::string& pre) {
   const fs::path out = dir_ / fmt::format("out-{}.raw", count_++);
   const ProcessResult r = run_ffmpeg(fmt::format("{} -f rawvideo -pix_fmt {} -s {}x{} -i {} -vf \"{}\" -f rawvideo -pix_fmt {} -y {}",
-                                                 pre, pix_fmt, w, h, in.string(), chain, pix_fmt, out.string()));
+                                                 pre, pix_fmt, w, h, in.string(), chain, out_pix_fmt, out.string()));
   EXPECT_EQ(r.status, 0) << chain << "\n" << r.output;
   return out;
 }

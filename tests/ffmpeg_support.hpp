@@ -33,6 +33,9 @@ class FfmpegTest : public ::testing::Test {
   // Runs `-f rawvideo -pix_fmt F -s WxH -i in [pre] -vf chain` into a new raw file of pix_fmt.
   std::filesystem::path filter(const std::filesystem::path& in, const char* pix_fmt, int w, int h,
                                const std::string& chain, const std::string& pre = "");
+  // The same with another output pix_fmt.
+  std::filesystem::path convert(const std::filesystem::path& in, const char* pix_fmt, int w, int h,
+                                const std::string& chain, const char* out_pix_fmt, const std::string& pre = "");
   // Runs `-f lavfi -i testsrc2=size=64x48 -vf vf` for one frame; expects failure with `expect` in
   // the message.
   void expect_failure(const std::string& vf, const std::string& expect);

@@ -1,0 +1,321 @@
+/*
+ * colorspace_clvf: colour conversion with OpenCL through clvf. Converts between YUV matrices
+ * (BT.601, BT.709, BT.2020 NCL, SMPTE 240M), tv/pc ranges, NV12, YUV420P, P010, YUV444P, RGBA
+ * and BGRA, dithering when the depth drops. What the input is comes from each frame's
+ * properties unless the in_* options say; the output frame carries what it became. Thin glue:
+ * the operation lives in the clvf library. Accepts system-memory frames and OpenCL frames and
+ * outputs the same kind.
+ */
+#include "libavutil/hwcontext.h"
+#include "libavutil/opt.h"
+#include "libavutil/pixdesc.h"
+#include "avfilter.h"
+#include "clvf_filter.h"
+#include "formats.h"
+#include "internal.h"
+#include "video.h"
+
+#define UNSET (-1)
+
+typedef struct ColorspaceCLVFContext {
+    const AVClass *class;
+    char *preset;
+    int out_format; /* enum AVPixelFormat; AV_PIX_FMT_NONE: the input's */
+    int matrix, in_matrix, range, in_range, chroma_location, dither;
+    char *chroma_filter;
+    char *device_spec;
+
+    clvf_device *device;
+    clvf_colorspace *op;
+    clvf_colorspace_params params; /* of op */
+    int hw;
+} ColorspaceCLVFContext;
+
+static av_cold int colorspace_clvf_init(AVFilterContext *ctx)
+{
+    ColorspaceCLVFContext *s = ctx->priv;
+    clvf_colorspace_params p;
+    clvf_scale_algorithm filter;
+    clvf_status st;
+    int err;
+
+    ff_clvf_route_log();
+    if (s->preset && (err = ff_clvf_apply_preset(ctx, "colorspace_clvf", s->preset)) < 0)
+        return err;
+    if (s->out_format != AV_PIX_FMT_NONE && !ff_clvf_format(s->out_format)) {
+        av_log(ctx, AV_LOG_ERROR, "option 'format': %s is not supported; allowed: nv12, yuv420p, p010le, yuv444p, "
+               "rgba, bgra\n", av_get_pix_fmt_name(s->out_format));
+        return AVERROR(EINVAL);
+    }
+    if (s->chroma_filter && (st = clvf_scale_algorithm_from_name(s->chroma_filter, &filter)) != CLVF_OK)
+        return ff_clvf_error(ctx, st, "option 'chroma_filter'");
+    /* Checked now, so that a bad value fails before any frame. */
+    clvf_colorspace_params_default(&p);
+    p.width = p.height = 16;
+    p.src_format = p.dst_format = CLVF_PIX_YUV420P;
+    if (s->in_matrix != UNSET)
+        p.src_matrix = s->in_matrix;
+    if (s->matrix != UNSET)
+        p.dst_matrix = s->matrix;
+    if (s->in_range != UNSET)
+        p.src_range = s->in_range;
+    if (s->range != UNSET)
+        p.dst_range = s->range;
+    if (s->chroma_location != UNSET)
+        p.chroma_location = s->chroma_location;
+    if (s->dither != UNSET)
+        p.dither = s->dither;
+    if (s->chroma_filter)
+        p.chroma_filter = filter;
+    if ((st = clvf_colorspace_validate(&p)) != CLVF_OK)
+        return ff_clvf_error(ctx, st, "colorspace_clvf");
+    return 0;
+}
+
+static void release_op(ColorspaceCLVFContext *s)
+{
+    const char *profile = s->op ? clvf_colorspace_profile(s->op) : "";
+    if (*profile)
+        av_log(s, AV_LOG_INFO, "kernel times (CLVF_PROFILE):\n%s", profile);
+    clvf_colorspace_release(s->op);
+    s->op = NULL;
+}
+
+static av_cold void colorspace_clvf_uninit(AVFilterContext *ctx)
+{
+    ColorspaceCLVFContext *s = ctx->priv;
+    release_op(s);
+    clvf_device_release(s->device);
+    s->device = NULL;
+}
+
+static int colorspace_clvf_query_formats(AVFilterContext *ctx)
+{
+    ColorspaceCLVFContext *s = ctx->priv;
+    static const enum AVPixelFormat in_formats[] = {
+        AV_PIX_FMT_NV12, AV_PIX_FMT_YUV420P, AV_PIX_FMT_P010LE, AV_PIX_FMT_YUV444P, AV_PIX_FMT_RGBA, AV_PIX_FMT_BGRA,
+        AV_PIX_FMT_OPENCL, AV_PIX_FMT_NONE
+    };
+    enum AVPixelFormat out_formats[] = { s->out_format, AV_PIX_FMT_OPENCL, AV_PIX_FMT_NONE };
+    int err;
+
+    /* Without `format` the output keeps the input's: one list shared by both links. */
+    if (s->out_format == AV_PIX_FMT_NONE)
+        return ff_set_common_formats_from_list(ctx, in_formats);
+    if ((err = ff_formats_ref(ff_make_format_list(in_formats), &ctx->inputs[0]->outcfg.formats)) < 0)
+        return err;
+    return ff_formats_ref(ff_make_format_list(out_formats), &ctx->outputs[0]->incfg.formats);
+}
+
+static int colorspace_clvf_config_output(AVFilterLink *outlink)
+{
+    AVFilterContext *ctx = outlink->src;
+    AVFilterLink *inlink = ctx->inputs[0];
+    ColorspaceCLVFContext *s = ctx->priv;
+    enum AVPixelFormat in_sw, out_sw;
+    int err;
+
+    release_op(s);
+    clvf_device_release(s->device);
+    s->device = NULL;
+    if ((err = ff_clvf_input_format(ctx, inlink, ff_clvf_formats_all, &s->hw, &in_sw)) < 0)
+        return err;
+    if (s->hw != (outlink->format == AV_PIX_FMT_OPENCL)) {
+        av_log(ctx, AV_LOG_ERROR, "the input is %s frames but the output %s: put hwupload or hwdownload around "
+               "the filter\n", s->hw ? "OpenCL" : "system-memory", s->hw ? "is not" : "is OpenCL");
+        return AVERROR(EINVAL);
+    }
+    out_sw = s->hw ? (s->out_format != AV_PIX_FMT_NONE ? s->out_format : in_sw) : outlink->format;
+    outlink->w = inlink->w;
+    outlink->h = inlink->h;
+    outlink->sample_aspect_ratio = inlink->sample_aspect_ratio;
+    if ((err = ff_clvf_open_device(ctx, inlink, s->device_spec, &s->device)) < 0)
+        return err;
+    if (s->hw && (err = ff_clvf_output_frames(ctx, inlink, outlink, out_sw)) < 0)
+        return err;
+
+    clvf_colorspace_params_default(&s->params);
+    s->params.width = inlink->w;
+    s->params.height = inlink->h;
+    s->params.src_format = ff_clvf_format(in_sw);
+    s->params.dst_format = ff_clvf_format(out_sw);
+    s->params.src_storage = s->params.dst_storage = s->hw ? CLVF_STORAGE_CL_IMAGE : CLVF_STORAGE_HOST;
+    s->params.src_matrix = 0; /* planned at the first frame, from its properties */
+    return 0;
+}
+
+static int is_rgb(clvf_pixel_format f)
+{
+    return f == CLVF_PIX_RGBA || f == CLVF_PIX_BGRA;
+}
+
+/* The source's matrix, range and chroma siting: the in_* options, else the frame's, else what
+ * untagged video usually is (BT.709 from 720 lines up, BT.601 below; tv range; left siting). */
+static void source_coding(AVFilterContext *ctx, const AVFrame *in, clvf_colorspace_params *p)
+{
+    ColorspaceCLVFContext *s = ctx->priv;
+    clvf_matrix m;
+    int spc = in->colorspace;
+
+    if (spc == AVCOL_SPC_BT470BG || spc == AVCOL_SPC_SMPTE170M || spc == AVCOL_SPC_BT709 ||
+        spc == AVCOL_SPC_SMPTE240M || spc == AVCOL_SPC_BT2020_NCL)
+        m = spc;
+    else
+        m = in->height >= 720 ? CLVF_MATRIX_BT709 : CLVF_MATRIX_SMPTE170M;
+    p->src_matrix = s->in_matrix != UNSET ? s->in_matrix : m;
+    p->src_range = is_rgb(p->src_format)               ? CLVF_RANGE_PC
+                   : s->in_range != UNSET              ? s->in_range
+                   : in->color_range == AVCOL_RANGE_JPEG ? CLVF_RANGE_PC
+                                                       : CLVF_RANGE_TV;
+    p->chroma_location = s->chroma_location != UNSET ? s->chroma_location
+                         : in->chroma_location == AVCHROMA_LOC_CENTER  ? CLVF_CHROMA_CENTER
+                         : in->chroma_location == AVCHROMA_LOC_TOPLEFT ? CLVF_CHROMA_TOPLEFT
+                                                                       : CLVF_CHROMA_LEFT;
+    p->dst_matrix = s->matrix != UNSET ? s->matrix : p->src_matrix;
+    p->dst_range = is_rgb(p->dst_format) ? CLVF_RANGE_PC
+                   : s->range != UNSET   ? s->range
+                   : is_rgb(p->src_format) ? CLVF_RANGE_TV
+                                         : p->src_range;
+    if (s->chroma_filter)
+        clvf_scale_algorithm_from_name(s->chroma_filter, &p->chroma_filter);
+    if (s->dither != UNSET)
+        p->dither = s->dither;
+}
+
+/* (Re)plans the operation when the source's coding differs from the planned one (first frame,
+ * or a stream whose tags change). */
+static int plan_for(AVFilterContext *ctx, const AVFrame *in)
+{
+    ColorspaceCLVFContext *s = ctx->priv;
+    clvf_colorspace_params p = s->params;
+    clvf_status st;
+
+    source_coding(ctx, in, &p);
+    if (s->op && !memcmp(&p, &s->params, sizeof(p)))
+        return 0;
+    release_op(s);
+    s->params = p;
+    av_log(ctx, AV_LOG_VERBOSE, "%dx%d: matrix %d range %d -> matrix %d range %d, chroma location %d, dither %d\n",
+           p.width, p.height, p.src_matrix, p.src_range, p.dst_matrix, p.dst_range, p.chroma_location, p.dither);
+    if ((st = clvf_colorspace_create(s->device, &s->params, &s->op)) != CLVF_OK)
+        return ff_clvf_error(ctx, st, "colorspace_clvf");
+    return 0;
+}
+
+static int colorspace_clvf_filter_frame(AVFilterLink *inlink, AVFrame *in)
+{
+    AVFilterContext *ctx = inlink->dst;
+    AVFilterLink *outlink = ctx->outputs[0];
+    ColorspaceCLVFContext *s = ctx->priv;
+    const clvf_colorspace_params *p = &s->params;
+    AVFrame *out = NULL;
+    clvf_frame src, dst;
+    clvf_status st;
+    int err;
+
+    if ((err = ff_clvf_check_frame(ctx, inlink, in, s->hw)) < 0 || (err = plan_for(ctx, in)) < 0 ||
+        (err = ff_clvf_output_frame(outlink, s->hw, in, &out)) < 0)
+        goto fail;
+    ff_clvf_describe_frame(in, s->hw, p->src_format, &src);
+    ff_clvf_describe_frame(out, s->hw, p->dst_format, &dst);
+    if ((st = clvf_colorspace_process(s->op, &src, &dst)) != CLVF_OK) {
+        err = ff_clvf_error(ctx, st, "converting a frame");
+        goto fail;
+    }
+    out->colorspace = is_rgb(p->dst_format) ? AVCOL_SPC_RGB : (enum AVColorSpace)p->dst_matrix;
+    out->color_range = p->dst_range == CLVF_RANGE_PC ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
+    out->chroma_location = p->dst_format == CLVF_PIX_YUV444P || is_rgb(p->dst_format)
+                               ? AVCHROMA_LOC_UNSPECIFIED
+                               : (enum AVChromaLocation)p->chroma_location;
+    av_frame_free(&in);
+    return ff_filter_frame(outlink, out);
+fail:
+    av_frame_free(&in);
+    av_frame_free(&out);
+    return err;
+}
+
+#define OFFSET(x) offsetof(ColorspaceCLVFContext, x)
+#define FLAGS (AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM)
+#define MATRIX_CONSTS(unit)                                                                                \
+    { "bt709", "BT.709", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_BT709 }, 0, 0, FLAGS, unit },          \
+    { "bt601", "BT.601", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_SMPTE170M }, 0, 0, FLAGS, unit },      \
+    { "bt470bg", "BT.601", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_BT470BG }, 0, 0, FLAGS, unit },      \
+    { "smpte170m", "BT.601", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_SMPTE170M }, 0, 0, FLAGS, unit },  \
+    { "smpte240m", "SMPTE 240M", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_SMPTE240M }, 0, 0, FLAGS, unit }, \
+    { "bt2020nc", "BT.2020 NCL", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_BT2020_NCL }, 0, 0, FLAGS, unit }, \
+    { "bt2020ncl", "BT.2020 NCL", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_BT2020_NCL }, 0, 0, FLAGS, unit }
+#define RANGE_CONSTS(unit)                                                                                 \
+    { "tv", "limited range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_TV }, 0, 0, FLAGS, unit },         \
+    { "limited", "limited range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_TV }, 0, 0, FLAGS, unit },    \
+    { "mpeg", "limited range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_TV }, 0, 0, FLAGS, unit },       \
+    { "pc", "full range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_PC }, 0, 0, FLAGS, unit },            \
+    { "full", "full range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_PC }, 0, 0, FLAGS, unit },          \
+    { "jpeg", "full range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_PC }, 0, 0, FLAGS, unit }
+
+static const AVOption colorspace_clvf_options[] = {
+    { "preset", "named option set (see presets/colorspace_clvf.preset), or a preset file path (PATH or "
+      "PATH#NAME); options given explicitly override the preset's",
+      OFFSET(preset), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "format", "output pixel format: nv12, yuv420p, p010le, yuv444p, rgba, bgra (default: the input's)",
+      OFFSET(out_format), AV_OPT_TYPE_PIXEL_FMT, { .i64 = AV_PIX_FMT_NONE }, -1, INT_MAX, FLAGS },
+    { "matrix", "output matrix: bt709, bt601 (bt470bg, smpte170m), smpte240m, bt2020nc (default: the input's)",
+      OFFSET(matrix), AV_OPT_TYPE_INT, { .i64 = UNSET }, UNSET, CLVF_MATRIX_BT2020_NCL, FLAGS, "matrix" },
+    MATRIX_CONSTS("matrix"),
+    { "in_matrix", "input matrix, as matrix (default: the frame's; untagged: bt709 from 720 lines, else bt601)",
+      OFFSET(in_matrix), AV_OPT_TYPE_INT, { .i64 = UNSET }, UNSET, CLVF_MATRIX_BT2020_NCL, FLAGS, "in_matrix" },
+    MATRIX_CONSTS("in_matrix"),
+    { "range", "output range: tv (limited, mpeg) or pc (full, jpeg) (default: the input's; tv from RGB)",
+      OFFSET(range), AV_OPT_TYPE_INT, { .i64 = UNSET }, UNSET, CLVF_RANGE_PC, FLAGS, "range" },
+    RANGE_CONSTS("range"),
+    { "in_range", "input range, as range (default: the frame's; untagged: tv)",
+      OFFSET(in_range), AV_OPT_TYPE_INT, { .i64 = UNSET }, UNSET, CLVF_RANGE_PC, FLAGS, "in_range" },
+    RANGE_CONSTS("in_range"),
+    { "chroma_location", "4:2:0 chroma siting, input and output: left, center, topleft (default: the frame's; "
+      "untagged: left)", OFFSET(chroma_location), AV_OPT_TYPE_INT, { .i64 = UNSET }, UNSET, CLVF_CHROMA_TOPLEFT,
+      FLAGS, "chroma_location" },
+    { "left", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_CHROMA_LEFT }, 0, 0, FLAGS, "chroma_location" },
+    { "center", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_CHROMA_CENTER }, 0, 0, FLAGS, "chroma_location" },
+    { "topleft", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_CHROMA_TOPLEFT }, 0, 0, FLAGS, "chroma_location" },
+    { "chroma_filter", "filter that brings 4:2:0 chroma to the luma grid and back: point, bilinear, bicubic, "
+      "lanczos, spline16, spline36, spline64, area (default bilinear, as zimg)",
+      OFFSET(chroma_filter), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
+    { "dither", "auto: ordered when the output has fewer bits, else none; none: round; ordered: Bayer 16x16 "
+      "(default auto)", OFFSET(dither), AV_OPT_TYPE_INT, { .i64 = UNSET }, UNSET, CLVF_DITHER_ORDERED, FLAGS, "dither" },
+    { "auto", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_DITHER_AUTO }, 0, 0, FLAGS, "dither" },
+    { "none", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_DITHER_NONE }, 0, 0, FLAGS, "dither" },
+    { "ordered", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_DITHER_ORDERED }, 0, 0, FLAGS, "dither" },
+    CLVF_DEVICE_OPTION(OFFSET(device_spec), FLAGS),
+    { NULL }
+};
+
+AVFILTER_DEFINE_CLASS(colorspace_clvf);
+
+static const AVFilterPad colorspace_clvf_inputs[] = {
+    {
+        .name         = "default",
+        .type         = AVMEDIA_TYPE_VIDEO,
+        .filter_frame = colorspace_clvf_filter_frame,
+    },
+};
+
+static const AVFilterPad colorspace_clvf_outputs[] = {
+    {
+        .name         = "default",
+        .type         = AVMEDIA_TYPE_VIDEO,
+        .config_props = colorspace_clvf_config_output,
+    },
+};
+
+const AVFilter ff_vf_colorspace_clvf = {
+    .name           = "colorspace_clvf",
+    .description    = NULL_IF_CONFIG_SMALL("Convert colour matrix, range, bit depth and format with OpenCL (clvf)."),
+    .priv_size      = sizeof(ColorspaceCLVFContext),
+    .priv_class     = &colorspace_clvf_class,
+    .init           = colorspace_clvf_init,
+    .uninit         = colorspace_clvf_uninit,
+    FILTER_INPUTS(colorspace_clvf_inputs),
+    FILTER_OUTPUTS(colorspace_clvf_outputs),
+    FILTER_QUERY_FUNC(colorspace_clvf_query_formats),
+    .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
+};

@@ -2,6 +2,7 @@
  * frames (upload + kernels + download) and for frames already in cl buffers (kernels only).
  *   throughput scale [algorithm] [frames] [SRC_WxH] [DST_WxH]  defaults: bicubic 300 1920x1080 1280x720
  *   throughput denoise [s:p:r[:t]] [frames] [WxH]              defaults: 4:7:15:0 20 1920x1080
+ *   throughput colorspace [in:out matrices] [frames] [WxH]     defaults: bt601:bt709 300 1920x1080
  * (denoise with t > 0 streams through send/receive: each frame is also copied into the ring)
  * NV12. The device is CLVF_DEVICE's, else the first GPU, else the first device. With
  * CLVF_PROFILE=1 each mode also prints its kernel times from OpenCL events. */
@@ -59,23 +60,27 @@ static int fail(const char *what)
 int main(int argc, char **argv)
 {
     const int denoise = argc > 1 && !strcmp(argv[1], "denoise");
-    const char *setting = argc > 2 ? argv[2] : denoise ? "4:7:15" : "bicubic";
+    const int colour = argc > 1 && !strcmp(argv[1], "colorspace");
+    const char *setting = argc > 2 ? argv[2] : denoise ? "4:7:15" : colour ? "bt601:bt709" : "bicubic";
     int frames = argc > 3 ? atoi(argv[3]) : denoise ? 20 : 300, W = 1920, H = 1080, w = 1280, h = 720;
+    char in_matrix[32] = "", out_matrix[32] = "";
     double s = 4;
     int p = 7, r = 15, t = 0;
     clvf_device *dev = NULL;
     cl_context ctx;
     cl_int err = CL_SUCCESS;
 
-    if (argc < 2 || (!denoise && strcmp(argv[1], "scale")) || frames < 1 ||
+    if (argc < 2 || (!denoise && !colour && strcmp(argv[1], "scale")) || frames < 1 ||
         (argc > 4 && sscanf(argv[4], "%dx%d", &W, &H) != 2) ||
-        (!denoise && argc > 5 && sscanf(argv[5], "%dx%d", &w, &h) != 2) ||
-        (denoise && sscanf(setting, "%lf:%d:%d:%d", &s, &p, &r, &t) < 3)) {
+        (!denoise && !colour && argc > 5 && sscanf(argv[5], "%dx%d", &w, &h) != 2) ||
+        (denoise && sscanf(setting, "%lf:%d:%d:%d", &s, &p, &r, &t) < 3) ||
+        (colour && sscanf(setting, "%31[^:]:%31s", in_matrix, out_matrix) != 2)) {
         fprintf(stderr, "usage: %s scale [algorithm] [frames] [SRC_WxH] [DST_WxH]\n"
-                        "       %s denoise [s:p:r[:t]] [frames] [WxH]\n", argv[0], argv[0]);
+                        "       %s denoise [s:p:r[:t]] [frames] [WxH]\n"
+                        "       %s colorspace [in:out] [frames] [WxH]\n", argv[0], argv[0], argv[0]);
         return 2;
     }
-    if (denoise)
+    if (denoise || colour)
         w = W, h = H;
     if (clvf_device_open(NULL, &dev) != CLVF_OK || clvf_device_handles(dev, &ctx, NULL, NULL) != CLVF_OK)
         return fail("device");
@@ -105,6 +110,16 @@ int main(int argc, char **argv)
                 return fail("denoise");
             o = (op){d, t ? (void *)denoise_stream : (void *)clvf_denoise_process, (void *)clvf_denoise_profile,
                      (void *)clvf_denoise_release};
+        } else if (colour) {
+            clvf_colorspace_params cp;
+            clvf_colorspace *c = NULL;
+            clvf_colorspace_params_default(&cp);
+            cp.width = W, cp.height = H;
+            cp.src_storage = cp.dst_storage = storage;
+            if (clvf_matrix_from_name(in_matrix, &cp.src_matrix) != CLVF_OK ||
+                clvf_matrix_from_name(out_matrix, &cp.dst_matrix) != CLVF_OK || clvf_colorspace_create(dev, &cp, &c) != CLVF_OK)
+                return fail("colorspace");
+            o = (op){c, (void *)clvf_colorspace_process, (void *)clvf_colorspace_profile, (void *)clvf_colorspace_release};
         } else {
             clvf_scale_params sp;
             clvf_scale *sc = NULL;

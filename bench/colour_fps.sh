@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Benchmark (not a test): frames per second of colorspace_clvf and of FFmpeg's CPU converters
+# (zscale, colorspace) for 1080p BT.601 -> BT.709, and P010 -> NV12. One run, same machine, same
+# input held in memory; ratios to zscale on the same source format.
+#   bash bench/colour_fps.sh [frames]      CLVF_DEVICE picks the OpenCL device (default: default)
+set -euo pipefail
+N=${1:-300}
+source "$(dirname "$0")/fps_lib.sh"
+source "$(dirname "$0")/plot.sh"
+
+declare -A fps
+# source format | name | chain | the row it is compared with
+z="zscale=matrixin=470bg:matrix=709:dither=none:filter=bilinear"
+rows=(
+  "nv12|source only, nv12|null|"
+  "nv12|zscale, nv12 (via yuv420p)|format=yuv420p,$z,format=nv12|"
+  "nv12|colorspace_clvf, nv12|colorspace_clvf=in_matrix=bt601:matrix=bt709|zscale, nv12 (via yuv420p)"
+  "yuv420p|zscale, yuv420p|$z|"
+  "yuv420p|colorspace (CPU), yuv420p|colorspace=iall=bt601-6-625:all=bt709:fast=1|zscale, yuv420p"
+  "yuv420p|colorspace_clvf, yuv420p|colorspace_clvf=in_matrix=bt601:matrix=bt709|zscale, yuv420p"
+  "yuv420p10le|zscale, yuv420p10 -> yuv420p|zscale=matrixin=2020_ncl:matrix=709:dither=ordered,format=yuv420p|"
+  "p010le|colorspace_clvf, p010 -> nv12|colorspace_clvf=in_matrix=bt2020nc:matrix=bt709:format=nv12|zscale, yuv420p10 -> yuv420p"
+)
+printf "1080p BT.601 -> BT.709 (and 10 -> 8 bit), %d frames, %s, device: %s\n" "$N" "$(nproc) cores" "${CLVF_DEVICE:-default}"
+printf "%-36s %10s %12s\n" "converter" "fps" "vs zscale"
+table=$(mktemp)
+for row in "${rows[@]}"; do
+  IFS='|' read -r fmt name chain ref <<< "$row"
+  f=$(SRC_FMT=$fmt fps_of "$chain" "$N")
+  fps[$name]=$f
+  if [ -n "$ref" ]; then r=$(ratio "$f" "${fps[$ref]}"); else r="-"; fi
+  printf "%-36s %10s %12s\n" "$name" "$f" "$r"
+  printf "%s\t%s\n" "$name" "$f" >> "$table"
+done
+plot_rows "1080p BT.601 -> BT.709, $(nproc) cores, device ${CLVF_DEVICE:-default}" \
+  "${CLVF_BUILD_DIR:-$ROOT/build}/bench/colour_fps.png" "$table"
+rm -f "$table"

@@ -18,6 +18,11 @@
 //                            TAPS_H x TAPS_V table entries)
 //   CHROMA_NEED0..2, CHROMA_DOWN  the same for colour_chroma (resampled from full-size planes)
 //   STORE_LUMA(x, y, q), STORE_CHROMA(x, y, q)  write a float4 of quantised output values
+//   VEC                      1: a work-item converts 16 pixels of a row, with vector loads and
+//                            stores where its block allows (CPU devices, which do not vectorise
+//                            gathers across work-items); 0: one pixel per work-item
+//   LOAD16_0..2(x, y), STORE_LUMA16(x0, y, q0, q1, q2, qa), STORE_CHROMA16(x0, y, q1, q2)
+//                            the vector forms (VEC only)
 
 #if IN_IMAGE
 #define IN_PLANE(n) __read_only image2d_t in##n
@@ -101,16 +106,16 @@ void store_sample(__global uchar *row, int lane, float v) {
 #define STORE2(n, x, y, v)              \
   do {                                  \
     __global uchar *r_ = ROW(n, y);     \
-    store_sample(r_, 2 * (x), (v).x);   \
-    store_sample(r_, 2 * (x) + 1, (v).y); \
+    store_sample(r_, 2 * (x), (v).s0);   \
+    store_sample(r_, 2 * (x) + 1, (v).s1); \
   } while (0)
 #define STORE4(n, x, y, v)              \
   do {                                  \
     __global uchar *r_ = ROW(n, y);     \
-    store_sample(r_, 4 * (x), (v).x);   \
-    store_sample(r_, 4 * (x) + 1, (v).y); \
-    store_sample(r_, 4 * (x) + 2, (v).z); \
-    store_sample(r_, 4 * (x) + 3, (v).w); \
+    store_sample(r_, 4 * (x), (v).s0);   \
+    store_sample(r_, 4 * (x) + 1, (v).s1); \
+    store_sample(r_, 4 * (x) + 2, (v).s2); \
+    store_sample(r_, 4 * (x) + 3, (v).s3); \
   } while (0)
 #endif
 
@@ -120,61 +125,205 @@ float4 apply(float16 m, float c0, float c1, float c2, float alpha) {
                   m.s8 * c0 + m.s9 * c1 + m.sa * c2 + m.sb, alpha);
 }
 
-__kernel void colour_luma(IN_PLANE(0), IN_PLANE(1), IN_PLANE(2), OUT_PLANE(0), OUT_PLANE(1), OUT_PLANE(2),
-                          float16 m, __global const int *hoff, __global const float *hw,
-                          __global const int *voff, __global const float *vw) {
-  const int x = get_global_id(0), y = get_global_id(1);
-  float c0 = 0.0f, c1 = 0.0f, c2 = 0.0f;
-#if LUMA_NEED0
-  c0 = READ0(x, y);
-#endif
-#if LUMA_UP
-#if LUMA_NEED1
-  RESAMPLE(READ1, hoff, hw, voff, vw, x, y, c1);
-#endif
-#if LUMA_NEED2
-  RESAMPLE(READ2, hoff, hw, voff, vw, x, y, c2);
-#endif
+// ---- 16 pixels at a time (VEC) ----
+#if VEC && !IN_IMAGE
+// Samples x .. x + 15 of one channel of a row holding `channels` interleaved channels.
+float16 load16(__global const uchar *p, int off, int pitch, int x, int y, int channels, int c) {
+  __global const uchar *row = p + off + (size_t)y * pitch + (size_t)x * channels * IN_BYTES;
+#if IN_BYTES == 1
+  if (channels == 1) return convert_float16(vload16(0, row));
+  const uchar16 a = vload16(0, row), b = vload16(0, row + 16);
+  if (channels == 2) return convert_float16(c == 0 ? (uchar16)(a.even, b.even) : (uchar16)(a.odd, b.odd));
+  const uchar16 d = vload16(0, row + 32), e = vload16(0, row + 48);
+  return convert_float16(c == 0   ? (uchar16)(a.s048c, b.s048c, d.s048c, e.s048c)
+                         : c == 1 ? (uchar16)(a.s159d, b.s159d, d.s159d, e.s159d)
+                         : c == 2 ? (uchar16)(a.s26ae, b.s26ae, d.s26ae, e.s26ae)
+                                  : (uchar16)(a.s37bf, b.s37bf, d.s37bf, e.s37bf));
 #else
-#if LUMA_NEED1
-  c1 = READ1(x, y);
+  const uchar16 a = vload16(0, row), b = vload16(0, row + 16);
+  uchar16 lo, hi;
+  if (channels == 1) {
+    lo = (uchar16)(a.even, b.even), hi = (uchar16)(a.odd, b.odd);
+  } else {
+    const uchar16 d = vload16(0, row + 32), e = vload16(0, row + 48);
+    lo = c == 0 ? (uchar16)(a.s048c, b.s048c, d.s048c, e.s048c) : (uchar16)(a.s26ae, b.s26ae, d.s26ae, e.s26ae);
+    hi = c == 0 ? (uchar16)(a.s159d, b.s159d, d.s159d, e.s159d) : (uchar16)(a.s37bf, b.s37bf, d.s37bf, e.s37bf);
+  }
+  return convert_float16((convert_int16(lo) | (convert_int16(hi) << 8)) >> IN_SHIFT);
 #endif
-#if LUMA_NEED2
-  c2 = READ2(x, y);
+}
 #endif
-#endif
-#ifdef READ3
-  const float alpha = READ3(x, y);
-#else
-  const float alpha = ALPHA;
-#endif
-  const float4 q = quantise(apply(m, c0, c1, c2, alpha), x, y);
-  STORE_LUMA(x, y, q);
+
+#if VEC
+// 16 columns (vertically filtered, from the block's first table column) to the 16 luma samples
+// of the block: even and odd outputs each have their TAPS_H weights (pw), the odd ones starting
+// ODD_SHIFT columns later.
+// v.s[i] .. v.s[i + 7] (i constant once the tap loop is unrolled: a swizzle, not a memory trip).
+float8 window8(float16 v, int i) {
+  switch (i) {
+    case 0: return v.s01234567;
+    case 1: return v.s12345678;
+    case 2: return v.s23456789;
+    case 3: return v.s3456789a;
+    case 4: return v.s456789ab;
+    case 5: return v.s56789abc;
+    case 6: return v.s6789abcd;
+    case 7: return v.s789abcde;
+    default: return v.s89abcdef;
+  }
 }
 
-__kernel void colour_chroma(IN_PLANE(0), IN_PLANE(1), IN_PLANE(2), OUT_PLANE(0), OUT_PLANE(1), OUT_PLANE(2),
-                            float16 m, __global const int *hoff, __global const float *hw,
-                            __global const int *voff, __global const float *vw) {
-  const int x = get_global_id(0), y = get_global_id(1);
-  float c0 = 0.0f, c1 = 0.0f, c2 = 0.0f;
-#if CHROMA_DOWN
-#if CHROMA_NEED0
-  RESAMPLE(READ0, hoff, hw, voff, vw, x, y, c0);
-#endif
-#if CHROMA_NEED1
-  RESAMPLE(READ1, hoff, hw, voff, vw, x, y, c1);
-#endif
-#if CHROMA_NEED2
-  RESAMPLE(READ2, hoff, hw, voff, vw, x, y, c2);
-#endif
+float16 upsample16(float16 v, __global const float *pw) {
+  float8 e = 0.0f, o = 0.0f;
+  _Pragma("unroll") for (int i = 0; i < TAPS_H; ++i) {
+    e += pw[i] * window8(v, i);
+    o += pw[TAPS_H + i] * window8(v, ODD_SHIFT + i);
+  }
+  return (float16)(e.s0, o.s0, e.s1, o.s1, e.s2, o.s2, e.s3, o.s3, e.s4, o.s4, e.s5, o.s5, e.s6, o.s6, e.s7, o.s7);
+}
+
+// The thresholds of pixels 16k .. 16k + 15 of row y (bayer16 on 16 lanes).
+float16 thresholds16(int y) {
+#if DITHER
+  const uint16 a = (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) ^ (uint)y;
+  const uint b = (uint)y;
+  uint16 v = 0;
+  for (int k = 0; k < 4; ++k) v = (v << 2) | (((a >> k) & 1u) << 1) | ((b >> k) & 1u);
+  return (convert_float16(v) + 0.5f) / 256.0f;
 #else
-#if CHROMA_NEED1
-  c1 = READ1(x, y);
+  return 0.5f;
 #endif
-#if CHROMA_NEED2
-  c2 = READ2(x, y);
+}
+
+// floor(v + t) clamped: truncation equals floor once clamped to 0 (floor() is a call on PoCL).
+#define Q16(v, t) convert_float16(convert_int16(clamp((v) + (t), 0.0f, (float)OUT_MAX)))
+
+#if !OUT_IMAGE
+// Two channels of 16 pixels, interleaved into 32 bytes.
+void store16_pairs(__global uchar *row, float16 a, float16 b) {
+#if OUT_BYTES == 1
+  const uchar16 u = convert_uchar16(a), v = convert_uchar16(b);
+  vstore16((uchar16)(u.s0, v.s0, u.s1, v.s1, u.s2, v.s2, u.s3, v.s3, u.s4, v.s4, u.s5, v.s5, u.s6, v.s6, u.s7, v.s7),
+           0, row);
+  vstore16((uchar16)(u.s8, v.s8, u.s9, v.s9, u.sa, v.sa, u.sb, v.sb, u.sc, v.sc, u.sd, v.sd, u.se, v.se, u.sf, v.sf),
+           0, row + 16);
+#else
+  float t[2][16];
+  vstore16(a, 0, t[0]);
+  vstore16(b, 0, t[1]);
+  for (int k = 0; k < 32; ++k) store_sample(row, k, t[k % 2][k / 2]);
 #endif
+}
 #endif
-  const float4 q = quantise(apply(m, c0, c1, c2, 0.0f), x, y);
-  STORE_CHROMA(x, y, q);
+
+// Any plane layout: lane by lane through the scalar stores.
+#define STORE_LANES(STORE, x0, y, q0, q1, q2, qa)                                                  \
+  do {                                                                                          \
+    float a_[4][16];                                                                            \
+    vstore16(q0, 0, a_[0]);                                                                     \
+    vstore16(q1, 0, a_[1]);                                                                     \
+    vstore16(q2, 0, a_[2]);                                                                     \
+    vstore16(qa, 0, a_[3]);                                                                     \
+    for (int k_ = 0; k_ < 16; ++k_) {                                                           \
+      const float4 q = (float4)(a_[0][k_], a_[1][k_], a_[2][k_], a_[3][k_]);                    \
+      STORE((x0) + k_, y, q);                                                                   \
+    }                                                                                           \
+  } while (0)
+
+float16 apply16(float4 r, float16 c0, float16 c1, float16 c2) { return r.x * c0 + r.y * c1 + r.z * c2 + r.w; }
+#endif
+
+#ifdef READ3
+#define ALPHA_AT(x, y) READ3(x, y)
+#else
+#define ALPHA_AT(x, y) ALPHA
+#endif
+
+#define LUMA_PIXEL(x, y)                                      \
+  do {                                                        \
+    float c0 = 0.0f, c1 = 0.0f, c2 = 0.0f;                    \
+    if (LUMA_NEED0) c0 = READ0(x, y);                         \
+    if (LUMA_UP) {                                            \
+      if (LUMA_NEED1) RESAMPLE(READ1, hoff, hw, voff, vw, x, y, c1); \
+      if (LUMA_NEED2) RESAMPLE(READ2, hoff, hw, voff, vw, x, y, c2); \
+    } else {                                                  \
+      if (LUMA_NEED1) c1 = READ1(x, y);                       \
+      if (LUMA_NEED2) c2 = READ2(x, y);                       \
+    }                                                         \
+    const float4 q = quantise(apply(m, c0, c1, c2, ALPHA_AT(x, y)), x, y); \
+    STORE_LUMA(x, y, q);                                      \
+  } while (0)
+
+#define CHROMA_PIXEL(x, y)                                    \
+  do {                                                        \
+    float c0 = 0.0f, c1 = 0.0f, c2 = 0.0f;                    \
+    if (CHROMA_DOWN) {                                        \
+      if (CHROMA_NEED0) RESAMPLE(READ0, hoff, hw, voff, vw, x, y, c0); \
+      if (CHROMA_NEED1) RESAMPLE(READ1, hoff, hw, voff, vw, x, y, c1); \
+      if (CHROMA_NEED2) RESAMPLE(READ2, hoff, hw, voff, vw, x, y, c2); \
+    } else {                                                  \
+      if (CHROMA_NEED1) c1 = READ1(x, y);                     \
+      if (CHROMA_NEED2) c2 = READ2(x, y);                     \
+    }                                                         \
+    const float4 q = quantise(apply(m, c0, c1, c2, 0.0f), x, y); \
+    STORE_CHROMA(x, y, q);                                    \
+  } while (0)
+
+// With VEC, `fast` marks the 16-pixel blocks the vector code may take: inside the plane and, when
+// chroma is resampled, where the tables follow their 2-periodic interior pattern (pw, ODD_SHIFT).
+#define COLOUR_ARGS                                                                              \
+  IN_PLANE(0), IN_PLANE(1), IN_PLANE(2), OUT_PLANE(0), OUT_PLANE(1), OUT_PLANE(2), float16 m,    \
+      __global const int *hoff, __global const float *hw, __global const int *voff,             \
+      __global const float *vw, int width, __global const uchar *fast, __global const float *pw
+
+__kernel void colour_luma(COLOUR_ARGS) {
+#if VEC
+  const int block = get_global_id(0), x0 = 16 * block, y = get_global_id(1);
+  if (fast[block]) {
+    float16 c0 = 0.0f, c1 = 0.0f, c2 = 0.0f;
+    if (LUMA_NEED0) c0 = LOAD16_0(x0, y);
+#if LUMA_UP
+    const int base = hoff[x0], y0 = voff[y];
+    for (int j = 0; j < TAPS_V; ++j) {
+      const float wv = vw[y * TAPS_V + j];
+      if (LUMA_NEED1) c1 += wv * LOAD16_1(base, y0 + j);
+      if (LUMA_NEED2) c2 += wv * LOAD16_2(base, y0 + j);
+    }
+    if (LUMA_NEED1) c1 = upsample16(c1, pw);
+    if (LUMA_NEED2) c2 = upsample16(c2, pw);
+#else
+    if (LUMA_NEED1) c1 = LOAD16_1(x0, y);
+    if (LUMA_NEED2) c2 = LOAD16_2(x0, y);
+#endif
+    const float16 t = thresholds16(y);
+#ifdef READ3
+    const float16 qa = LOAD16_3(x0, y);
+#else
+    const float16 qa = ALPHA;
+#endif
+    const float16 q0 = Q16(apply16(m.s0123, c0, c1, c2), t), q1 = Q16(apply16(m.s4567, c0, c1, c2), t),
+                  q2 = Q16(apply16(m.s89ab, c0, c1, c2), t);
+    STORE_LUMA16(x0, y, q0, q1, q2, qa);
+    return;
+  }
+  for (int x = x0; x < min(x0 + 16, width); ++x) LUMA_PIXEL(x, y);
+#else
+  LUMA_PIXEL((int)get_global_id(0), (int)get_global_id(1));
+#endif
+}
+
+__kernel void colour_chroma(COLOUR_ARGS) {
+#if VEC
+  const int block = get_global_id(0), x0 = 16 * block, y = get_global_id(1);
+  if (fast[block]) {
+    const float16 c1 = CHROMA_NEED1 ? LOAD16_1(x0, y) : 0.0f, c2 = CHROMA_NEED2 ? LOAD16_2(x0, y) : 0.0f;
+    const float16 t = thresholds16(y);
+    const float16 q1 = Q16(apply16(m.s4567, 0.0f, c1, c2), t), q2 = Q16(apply16(m.s89ab, 0.0f, c1, c2), t);
+    STORE_CHROMA16(x0, y, q1, q2);
+    return;
+  }
+  for (int x = x0; x < min(x0 + 16, width); ++x) CHROMA_PIXEL(x, y);
+#else
+  CHROMA_PIXEL((int)get_global_id(0), (int)get_global_id(1));
+#endif
 }

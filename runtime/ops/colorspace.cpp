@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "runtime/error.hpp"
 #include "runtime/kernels.hpp"
@@ -34,23 +35,23 @@ std::array<bool, 3> needed(const Affine& a, std::initializer_list<int> outputs) 
   return need;
 }
 
-// "q.s0"-style names of the output components a plane's channels hold.
-std::vector<std::string> channel_values(const PixelFormat& f, size_t plane, bool image) {
-  std::vector<std::string> values(f.planes[plane].channels);
+// The output component each channel of a plane holds.
+std::vector<int> channel_components(const PixelFormat& f, size_t plane, bool image) {
+  std::vector<int> comps(f.planes[plane].channels);
   for (int k = 0; k < 4; ++k) {
     const Component& c = f.components[k];
-    if (c.plane != static_cast<int>(plane)) continue;
     // An image of CL_BGRA takes and gives R, G, B, A in that order, as CL_RGBA does.
-    values[image && f.rgb ? k : c.channel] = fmt::format("q.s{}", k);
+    if (c.plane == static_cast<int>(plane)) comps[image && f.rgb ? k : c.channel] = k;
   }
-  return values;
+  return comps;
 }
 
 std::string store_statements(const PixelFormat& f, bool image, int sub) {
   std::string s;
   for (size_t p = 0; p < f.planes.size(); ++p) {
     if (f.planes[p].sub_x != sub) continue;
-    auto v = channel_values(f, p, image);
+    std::vector<std::string> v;
+    for (int k : channel_components(f, p, image)) v.push_back(fmt::format("q.s{}", k));
     if (image) {
       while (v.size() < 4) v.push_back("0.0f");
       s += fmt::format("STORE_IMAGE(out{}, x, y, (float4)({}, {}, {}, {})); ", p, v[0], v[1], v[2], v[3]);
@@ -61,6 +62,63 @@ std::string store_statements(const PixelFormat& f, bool image, int sub) {
     }
   }
   return s;
+}
+
+// The 16-pixel stores (q0..q2, qa): vector stores for 8-bit planes of one channel and pairs,
+// else lane by lane.
+std::string store16_statements(const PixelFormat& f, bool image, int sub) {
+  const char* q[] = {"q0", "q1", "q2", "qa"};
+  const std::string lanes = fmt::format("STORE_LANES({}, x0, y, {}, q1, q2, {});", sub == 1 ? "STORE_LUMA" : "STORE_CHROMA",
+                                        sub == 1 ? "q0" : "q1", sub == 1 ? "qa" : "q1");
+  if (image) return lanes;
+  std::string s;
+  for (size_t p = 0; p < f.planes.size(); ++p) {
+    if (f.planes[p].sub_x != sub) continue;
+    const auto comps = channel_components(f, p, false);
+    if (comps.size() == 1 && f.bytes == 1)
+      s += fmt::format("vstore16(convert_uchar16({}), 0, ROW({}, y) + (x0)); ", q[comps[0]], p);
+    else if (comps.size() == 2)
+      s += fmt::format("store16_pairs(ROW({}, y) + 2 * {} * (x0), {}, {}); ", p, f.bytes, q[comps[0]], q[comps[1]]);
+    else
+      return lanes;
+  }
+  return s;
+}
+
+// Which 16-pixel blocks of a row may take the vector code, and with what horizontal pattern.
+struct VectorPlan {
+  std::vector<cl_uchar> fast;   // per block
+  std::vector<float> pattern;   // resampling: TAPS_H weights of even outputs, then of odd ones
+  int odd_shift = 0;
+};
+
+// Direct reads: every whole block. Resampling 2x: the blocks whose table rows repeat the
+// interior pattern (even and odd outputs) and whose 16 loaded columns lie inside the plane.
+std::optional<VectorPlan> plan_vectors(int width, const ResampleTable* t, int src_columns) {
+  VectorPlan v;
+  const int blocks = (width + 15) / 16;
+  v.fast.assign(blocks, 0);
+  if (!t) {
+    for (int b = 0; b < blocks; ++b) v.fast[b] = 16 * b + 16 <= width;
+    return v;
+  }
+  if (width < 48) return std::nullopt;
+  const int mid = 16 * (blocks / 2), taps = t->stride;
+  v.odd_shift = t->offsets[mid + 1] - t->offsets[mid];
+  if (v.odd_shift < 0 || taps + v.odd_shift > 9) return std::nullopt;
+  const auto row = [&](int x) { return t->weights.begin() + static_cast<size_t>(x) * taps; };
+  v.pattern.assign(row(mid), row(mid) + taps);
+  v.pattern.insert(v.pattern.end(), row(mid + 1), row(mid + 1) + taps);
+  for (int b = 0; b < blocks; ++b) {
+    const int x0 = 16 * b;
+    bool ok = x0 + 16 <= width && t->offsets[x0] + 16 <= src_columns;
+    for (int k = 0; ok && k < 8; ++k)
+      ok = t->offsets[x0 + 2 * k] == t->offsets[x0] + k && t->offsets[x0 + 2 * k + 1] == t->offsets[x0] + k + v.odd_shift &&
+           std::equal(row(x0 + 2 * k), row(x0 + 2 * k) + taps, v.pattern.begin()) &&
+           std::equal(row(x0 + 2 * k + 1), row(x0 + 2 * k + 1) + taps, v.pattern.begin() + taps);
+    v.fast[b] = ok;
+  }
+  return v;
 }
 
 }  // namespace
@@ -111,28 +169,42 @@ Colorspace::Colorspace(std::shared_ptr<Device> device, const clvf_colorspace_par
   for (int k = 0; k < 3; ++k)
     for (int j = 0; j < 4; ++j) m.s[4 * k + j] = static_cast<float>(affine_[k][j]);
   no_table_ = cl::Buffer(device_->context(), CL_MEM_READ_ONLY, 16);
+  // CPU devices take 16 pixels per work-item with vector loads (they do not vectorise gathers).
+  const bool vector_device = (device_->device().getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) &&
+                             params_.src_storage != CLVF_STORAGE_CL_IMAGE;
   const cl_uint plane_args = params_.src_storage == CLVF_STORAGE_CL_IMAGE ? 1 : 3;
   const cl_uint out_args = params_.dst_storage == CLVF_STORAGE_CL_IMAGE ? 1 : 3;
   const cl_uint first_static = 3 * plane_args + 3 * out_args;
-  const auto add_pass = [&](const char* kernel, const std::string& source, cl::NDRange range,
-                            const ResampleTable* th, const ResampleTable* tv) {
+  const auto add_pass = [&](bool luma, bool resample, int gw, int gh, const ResampleTable& th, const ResampleTable& tv) {
     Pass pass;
-    pass.kernel = cl::Kernel(device_->program(source, "-cl-std=CL1.2"), kernel);
-    pass.range = range;
-    if (th) pass.h = upload_table(device_->context(), *th), pass.v = upload_table(device_->context(), *tv);
-    pass.kernel.setArg(first_static, m);
-    pass.kernel.setArg(first_static + 1, th ? pass.h.offsets : no_table_);
-    pass.kernel.setArg(first_static + 2, th ? pass.h.weights : no_table_);
-    pass.kernel.setArg(first_static + 3, th ? pass.v.offsets : no_table_);
-    pass.kernel.setArg(first_static + 4, th ? pass.v.weights : no_table_);
-    pass.name = kernel;
+    std::optional<VectorPlan> vec;
+    if (vector_device && !(resample && !luma)) vec = plan_vectors(gw, resample ? &th : nullptr, resample ? cw : gw);
+    const char* kernel = luma ? "colour_luma" : "colour_chroma";
+    pass.kernel = cl::Kernel(device_->program(variant_source(luma, resample, vec ? vec->odd_shift : -1, th, tv), "-cl-std=CL1.2"),
+                             kernel);
+    pass.range = vec ? cl::NDRange((gw + 15) / 16, gh) : cl::NDRange(gw, gh);
+    const auto& ctx = device_->context();
+    if (resample) pass.h = upload_table(ctx, th), pass.v = upload_table(ctx, tv);
+    cl_uint a = first_static;
+    pass.kernel.setArg(a++, m);
+    pass.kernel.setArg(a++, resample ? pass.h.offsets : no_table_);
+    pass.kernel.setArg(a++, resample ? pass.h.weights : no_table_);
+    pass.kernel.setArg(a++, resample ? pass.v.offsets : no_table_);
+    pass.kernel.setArg(a++, resample ? pass.v.weights : no_table_);
+    pass.kernel.setArg(a++, gw);
+    if (vec) {
+      pass.fast = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, vec->fast.size(), vec->fast.data());
+      if (!vec->pattern.empty())
+        pass.pattern = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, vec->pattern.size() * sizeof(float),
+                                  vec->pattern.data());
+    }
+    pass.kernel.setArg(a++, vec ? pass.fast : no_table_);
+    pass.kernel.setArg(a++, vec && !vec->pattern.empty() ? pass.pattern : no_table_);
+    pass.name = vec ? fmt::format("{} (16 per item)", kernel) : std::string(kernel);
     passes_.push_back(std::move(pass));
   };
-  add_pass("colour_luma", variant_source(luma_up, false, &up_h, &up_v, nullptr, nullptr), cl::NDRange(w, h),
-           luma_up ? &up_h : nullptr, &up_v);
-  if (dst_sub)
-    add_pass("colour_chroma", variant_source(false, chroma_down, nullptr, nullptr, &down_h, &down_v),
-             cl::NDRange(cw, ch), chroma_down ? &down_h : nullptr, &down_v);
+  add_pass(true, luma_up, w, h, up_h, up_v);
+  if (dst_sub) add_pass(false, chroma_down, cw, ch, down_h, down_v);
 
   const bool zero_copy = device_->zero_copy_host();
   src_.emplace(device_->context(), params_.src_storage, plane_shapes(planes_of(params_.src_format, w, h)), "source",
@@ -141,9 +213,9 @@ Colorspace::Colorspace(std::shared_ptr<Device> device, const clvf_colorspace_par
                "destination", zero_copy, true);
 }
 
-std::string Colorspace::variant_source(bool luma_up, bool chroma_down, const ResampleTable* up_h,
-                                       const ResampleTable* up_v, const ResampleTable* down_h,
-                                       const ResampleTable* down_v) const {
+std::string Colorspace::variant_source(bool luma, bool resample, int odd_shift, const ResampleTable& th,
+                                       const ResampleTable& tv) const {
+  const bool vec = odd_shift >= 0;
   const PixelFormat& in = *src_format_;
   const PixelFormat& out = *dst_format_;
   const bool in_image = params_.src_storage == CLVF_STORAGE_CL_IMAGE;
@@ -159,15 +231,20 @@ std::string Colorspace::variant_source(bool luma_up, bool chroma_down, const Res
   define("OUT_MAX", out.max_value());
   define("ALPHA", fmt::format("{}.0f", out.max_value()));
   define("DITHER", int(dither_));
+  define("VEC", int(vec));
+  define("ODD_SHIFT", std::max(odd_shift, 0));
   const bool alpha = in.components[3].plane >= 0 && out.components[3].plane >= 0;
   for (int k = 0; k < (alpha ? 4 : 3); ++k) {
     const Component& c = in.components[k];
     const int channels = in.planes[c.plane].channels;
-    if (in_image)
+    if (in_image) {
       define(fmt::format("READ{}(x, y)", k), fmt::format("read_image_channel(in{}, (x), (y), {})", c.plane, in.rgb ? k : c.channel));
-    else
-      define(fmt::format("READ{}(x, y)", k),
-             fmt::format("read_buffer(in{0}, in{0}_off, in{0}_pitch, (x) * {1} + {2}, (y))", c.plane, channels, c.channel));
+      continue;
+    }
+    define(fmt::format("READ{}(x, y)", k),
+           fmt::format("read_buffer(in{0}, in{0}_off, in{0}_pitch, (x) * {1} + {2}, (y))", c.plane, channels, c.channel));
+    define(fmt::format("LOAD16_{}(x, y)", k),
+           fmt::format("load16(in{0}, in{0}_off, in{0}_pitch, (x), (y), {1}, {2})", c.plane, channels, c.channel));
   }
   const bool dst_sub = out.subsampled();
   const auto luma_need = dst_sub ? needed(affine_, {0}) : needed(affine_, {0, 1, 2});
@@ -176,14 +253,14 @@ std::string Colorspace::variant_source(bool luma_up, bool chroma_down, const Res
     define(fmt::format("LUMA_NEED{}", j), int(luma_need[j]));
     define(fmt::format("CHROMA_NEED{}", j), int(chroma_need[j]));
   }
-  define("LUMA_UP", int(luma_up));
-  define("CHROMA_DOWN", int(chroma_down));
-  const ResampleTable* th = luma_up ? up_h : chroma_down ? down_h : nullptr;
-  const ResampleTable* tv = luma_up ? up_v : chroma_down ? down_v : nullptr;
-  define("TAPS_H", th ? th->stride : 1);
-  define("TAPS_V", tv ? tv->stride : 1);
+  define("LUMA_UP", int(luma && resample));
+  define("CHROMA_DOWN", int(!luma && resample));
+  define("TAPS_H", resample ? th.stride : 1);
+  define("TAPS_V", resample ? tv.stride : 1);
   define("STORE_LUMA(x, y, q)", store_statements(out, out_image, 1));
   define("STORE_CHROMA(x, y, q)", dst_sub ? store_statements(out, out_image, 2) : std::string());
+  define("STORE_LUMA16(x0, y, q0, q1, q2, qa)", store16_statements(out, out_image, 1));
+  define("STORE_CHROMA16(x0, y, q1, q2)", dst_sub ? store16_statements(out, out_image, 2) : std::string());
   return d + std::string(kernels::source("colour.cl"));
 }
 
@@ -196,7 +273,7 @@ void Colorspace::process(const clvf_frame& src, const clvf_frame& dst) {
     cl_uint arg = 0;
     for (size_t p = 0; p < 3; ++p) arg = src_->set_args(pass.kernel, arg, src, std::min(p, src_planes - 1));
     for (size_t p = 0; p < 3; ++p) arg = dst_->set_args(pass.kernel, arg, dst, std::min(p, dst_planes - 1));
-    q.enqueueNDRangeKernel(pass.kernel, cl::NullRange, pass.range, cl::NullRange, nullptr,
+    q.enqueueNDRangeKernel(pass.kernel, cl::NullRange, pass.range, pass.local, nullptr,
                            profile_.track(timed, pass.name));
   });
 }

@@ -30,12 +30,15 @@ class Colorspace {
  private:
   struct Pass {
     cl::Kernel kernel;
-    cl::NDRange range;
-    DeviceTable h, v;  // resampling tables, when the pass reads another grid
+    cl::NDRange range, local;
+    DeviceTable h, v;            // resampling tables, when the pass reads another grid
+    cl::Buffer fast, pattern;    // 16 pixels per work-item: the blocks that take vector code
     std::string name;  // in kernel-time reports
   };
-  std::string variant_source(bool luma_up, bool chroma_down, const ResampleTable* up_h, const ResampleTable* up_v,
-                             const ResampleTable* down_h, const ResampleTable* down_v) const;
+  // The program text of the luma or chroma pass; odd_shift < 0: one pixel per work-item, else 16
+  // (see colour.cl).
+  std::string variant_source(bool luma, bool resample, int odd_shift, const ResampleTable& th,
+                             const ResampleTable& tv) const;
 
   std::shared_ptr<Device> device_;
   clvf_colorspace_params params_;

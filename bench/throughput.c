@@ -2,7 +2,8 @@
  * frames (upload + kernels + download) and for frames already in cl buffers (kernels only).
  *   throughput scale [algorithm] [frames] [SRC_WxH] [DST_WxH]  defaults: bicubic 300 1920x1080 1280x720
  *   throughput denoise [s:p:r[:t]] [frames] [WxH]              defaults: 4:7:15:0 20 1920x1080
- *   throughput colorspace [in:out matrices] [frames] [WxH]     defaults: bt601:bt709 300 1920x1080
+ *   throughput colorspace [in:out[:SRC_FMT:DST_FMT]] [frames] [WxH]  defaults: bt601:bt709:nv12:nv12 300 1920x1080
+ *   (formats nv12 or p010)
  * (denoise with t > 0 streams through send/receive: each frame is also copied into the ring)
  * NV12. The device is CLVF_DEVICE's, else the first GPU, else the first device. With
  * CLVF_PROFILE=1 each mode also prints its kernel times from OpenCL events. */
@@ -29,17 +30,18 @@ static double now(void)
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-static void describe(clvf_frame *f, clvf_storage storage, unsigned char *host, cl_mem mem, int w, int h)
+/* An NV12 (bytes 1) or P010 (bytes 2) frame. */
+static void describe(clvf_frame *f, clvf_storage storage, unsigned char *host, cl_mem mem, int w, int h, int bytes)
 {
     memset(f, 0, sizeof(*f));
     f->storage = storage;
-    f->planes[0].pitch = f->planes[1].pitch = (size_t)w;
+    f->planes[0].pitch = f->planes[1].pitch = (size_t)w * bytes;
     if (storage == CLVF_STORAGE_HOST) {
         f->planes[0].data = host;
-        f->planes[1].data = host + (size_t)w * h;
+        f->planes[1].data = host + (size_t)w * h * bytes;
     } else {
         f->planes[0].mem = f->planes[1].mem = mem;
-        f->planes[1].offset = (size_t)w * h;
+        f->planes[1].offset = (size_t)w * h * bytes;
     }
 }
 
@@ -63,7 +65,7 @@ int main(int argc, char **argv)
     const int colour = argc > 1 && !strcmp(argv[1], "colorspace");
     const char *setting = argc > 2 ? argv[2] : denoise ? "4:7:15" : colour ? "bt601:bt709" : "bicubic";
     int frames = argc > 3 ? atoi(argv[3]) : denoise ? 20 : 300, W = 1920, H = 1080, w = 1280, h = 720;
-    char in_matrix[32] = "", out_matrix[32] = "";
+    char in_matrix[32] = "", out_matrix[32] = "", src_fmt[32] = "nv12", dst_fmt[32] = "nv12";
     double s = 4;
     int p = 7, r = 15, t = 0;
     clvf_device *dev = NULL;
@@ -74,7 +76,7 @@ int main(int argc, char **argv)
         (argc > 4 && sscanf(argv[4], "%dx%d", &W, &H) != 2) ||
         (!denoise && !colour && argc > 5 && sscanf(argv[5], "%dx%d", &w, &h) != 2) ||
         (denoise && sscanf(setting, "%lf:%d:%d:%d", &s, &p, &r, &t) < 3) ||
-        (colour && sscanf(setting, "%31[^:]:%31s", in_matrix, out_matrix) != 2)) {
+        (colour && sscanf(setting, "%31[^:]:%31[^:]:%31[^:]:%31s", in_matrix, out_matrix, src_fmt, dst_fmt) < 2)) {
         fprintf(stderr, "usage: %s scale [algorithm] [frames] [SRC_WxH] [DST_WxH]\n"
                         "       %s denoise [s:p:r[:t]] [frames] [WxH]\n"
                         "       %s colorspace [in:out] [frames] [WxH]\n", argv[0], argv[0], argv[0]);
@@ -87,7 +89,8 @@ int main(int argc, char **argv)
     printf("%s %dx%d -> %dx%d NV12 %s, %d frames, %s\n", argv[1], W, H, w, h, setting, frames, clvf_device_name(dev));
     for (int mode = 0; mode < 2; mode++) {
         clvf_storage storage = mode ? CLVF_STORAGE_CL_BUFFER : CLVF_STORAGE_HOST;
-        size_t in_bytes = (size_t)W * H * 3 / 2, out_bytes = (size_t)w * h * 3 / 2;
+        /* NV12-sized planes; a colour conversion between other formats gets room for 4 bytes a pixel. */
+        size_t in_bytes = (size_t)W * H * (colour ? 4 : 3) / 2, out_bytes = (size_t)w * h * (colour ? 4 : 3) / 2;
         unsigned char *in = malloc(in_bytes), *out = malloc(out_bytes);
         cl_mem bin, bout;
         clvf_frame a, b;
@@ -116,7 +119,9 @@ int main(int argc, char **argv)
             clvf_colorspace_params_default(&cp);
             cp.width = W, cp.height = H;
             cp.src_storage = cp.dst_storage = storage;
-            if (clvf_matrix_from_name(in_matrix, &cp.src_matrix) != CLVF_OK ||
+            if (clvf_pixel_format_from_name(src_fmt, &cp.src_format) != CLVF_OK ||
+                clvf_pixel_format_from_name(dst_fmt, &cp.dst_format) != CLVF_OK ||
+                clvf_matrix_from_name(in_matrix, &cp.src_matrix) != CLVF_OK ||
                 clvf_matrix_from_name(out_matrix, &cp.dst_matrix) != CLVF_OK || clvf_colorspace_create(dev, &cp, &c) != CLVF_OK)
                 return fail("colorspace");
             o = (op){c, (void *)clvf_colorspace_process, (void *)clvf_colorspace_profile, (void *)clvf_colorspace_release};
@@ -131,8 +136,8 @@ int main(int argc, char **argv)
                 return fail("scale");
             o = (op){sc, (void *)clvf_scale_process, (void *)clvf_scale_profile, (void *)clvf_scale_release};
         }
-        describe(&a, storage, in, bin, W, H);
-        describe(&b, storage, out, bout, w, h);
+        describe(&a, storage, in, bin, W, H, colour && !strcmp(src_fmt, "p010") ? 2 : 1);
+        describe(&b, storage, out, bout, w, h, colour && !strcmp(dst_fmt, "p010") ? 2 : 1);
         o.process(o.handle, &a, &b); /* warm */
         t0 = now();
         for (int i = 0; i < frames; i++)

@@ -55,6 +55,12 @@ void FramePlanes::validate(const clvf_frame& frame) const {
         if (!p.mem) throw Error(CLVF_ERROR_INVALID_ARGUMENT, fmt::format("{} image plane {} is NULL", which_, i));
         break;
     }
+    const size_t a = shapes_[i].alignment;
+    const size_t start = storage_ == CLVF_STORAGE_HOST ? reinterpret_cast<uintptr_t>(p.data) : p.offset;
+    if (storage_ != CLVF_STORAGE_CL_IMAGE && (start % a || p.pitch % a))
+      throw Error(CLVF_ERROR_INVALID_ARGUMENT,
+                  fmt::format("{} plane {} holds {}-byte samples: its {} and pitch must be multiples of {}", which_, i,
+                              a, storage_ == CLVF_STORAGE_HOST ? "address" : "offset", a));
   }
 }
 

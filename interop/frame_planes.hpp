@@ -18,6 +18,7 @@ namespace clvf {
 struct PlaneShape {
   size_t row_bytes = 0;  // bytes of samples in one row
   size_t rows = 0;
+  size_t alignment = 1;  // bytes per sample: host addresses, buffer offsets and pitches align to it
 };
 
 class FramePlanes {

@@ -139,17 +139,12 @@ float16 load16(__global const uchar *p, int off, int pitch, int x, int y, int ch
                          : c == 1 ? (uchar16)(a.s159d, b.s159d, d.s159d, e.s159d)
                          : c == 2 ? (uchar16)(a.s26ae, b.s26ae, d.s26ae, e.s26ae)
                                   : (uchar16)(a.s37bf, b.s37bf, d.s37bf, e.s37bf));
-#else
-  const uchar16 a = vload16(0, row), b = vload16(0, row + 16);
-  uchar16 lo, hi;
-  if (channels == 1) {
-    lo = (uchar16)(a.even, b.even), hi = (uchar16)(a.odd, b.odd);
-  } else {
-    const uchar16 d = vload16(0, row + 32), e = vload16(0, row + 48);
-    lo = c == 0 ? (uchar16)(a.s048c, b.s048c, d.s048c, e.s048c) : (uchar16)(a.s26ae, b.s26ae, d.s26ae, e.s26ae);
-    hi = c == 0 ? (uchar16)(a.s159d, b.s159d, d.s159d, e.s159d) : (uchar16)(a.s37bf, b.s37bf, d.s37bf, e.s37bf);
-  }
-  return convert_float16((convert_int16(lo) | (convert_int16(hi) << 8)) >> IN_SHIFT);
+#else  // 16-bit samples: planes are 2-byte aligned (checked when a frame is bound)
+  __global const ushort *r = (__global const ushort *)row;
+  const ushort16 a = vload16(0, r);
+  if (channels == 1) return convert_float16(a >> (ushort)IN_SHIFT);
+  const ushort16 b = vload16(0, r + 16);
+  return convert_float16((c == 0 ? (ushort16)(a.even, b.even) : (ushort16)(a.odd, b.odd)) >> (ushort)IN_SHIFT);
 #endif
 }
 #endif

@@ -95,6 +95,7 @@ bool device_has_image_formats(const Device& d, clvf_pixel_format f) {
 }
 
 class ColourChecker : public StorageChecker {};
+class ColourOddPitch : public StorageChecker {};
 
 TEST_P(ColourChecker, MatchesFloat64Reference) {
   const clvf_storage storage = GetParam();
@@ -174,6 +175,28 @@ TEST_P(ColourChecker, MatchesFloat64Reference) {
 }
 
 CLVF_INSTANTIATE_STORAGES(ColourChecker);
+
+TEST_F(ColourOddPitch, SixteenBitPlanesWithAnOddPitchAreRefused) {
+  clvf_colorspace_params p;
+  clvf_colorspace_params_default(&p);
+  p.width = 64, p.height = 16;
+  p.src_format = CLVF_PIX_P010;
+  clvf_colorspace* op = nullptr;
+  ASSERT_EQ(clvf_colorspace_create(handle_, &p, &op), CLVF_OK) << clvf_last_error();
+  std::vector<uint8_t> in(64 * 2 * 16 * 2 + 64), out(64 * 16 * 2);
+  clvf_frame src{}, dst{};
+  src.storage = dst.storage = CLVF_STORAGE_HOST;
+  src.planes[0] = {in.data(), nullptr, 0, 129};
+  src.planes[1] = {in.data() + 129 * 16, nullptr, 0, 130};
+  dst.planes[0] = {out.data(), nullptr, 0, 64};
+  dst.planes[1] = {out.data() + 64 * 16, nullptr, 0, 64};
+  EXPECT_EQ(clvf_colorspace_process(op, &src, &dst), CLVF_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(clvf_last_error()).find("source plane 0 holds 2-byte samples: its address and pitch must be "
+                                                "multiples of 2"),
+            std::string::npos)
+      << clvf_last_error();
+  clvf_colorspace_release(op);
+}
 
 TEST(ColourParams, BadValuesNameTheFieldAndWhatIsAllowed) {
   const auto expect = [](auto edit, const std::string& needle) {

@@ -18,11 +18,13 @@ std::vector<RefPlane> plane_shapes(clvf_pixel_format format, int w, int h) {
 
 TestFrame::TestFrame(const cl::Context& ctx, const cl::CommandQueue& q, clvf_storage storage,
                      std::vector<RefPlane> shapes, std::vector<cl::ImageFormat> image_formats)
-    : ctx_(ctx), q_(q), storage_(storage), shapes_(std::move(shapes)) {
+    : ctx_(ctx), q_(q), storage_(storage), shapes_(std::move(shapes)), pad_(shapes_.size(), kPad) {
   frame_.storage = storage;
   for (size_t i = 0; i < shapes_.size(); ++i) {
     const RefPlane& s = shapes_[i];
-    const size_t pitch = row_bytes(s) + kPad;
+    // 16-bit samples need even pitches; 8-bit planes get odd ones.
+    if (i < image_formats.size() && image_formats[i].image_channel_data_type == CL_UNORM_INT16) pad_[i] = kPad + 1;
+    const size_t pitch = row_bytes(s) + pad_[i];
     if (storage == CLVF_STORAGE_HOST) {
       host_.emplace_back(pitch * s.h, kSentinel);
       frame_.planes[i].data = host_.back().data();
@@ -46,7 +48,7 @@ TestFrame::TestFrame(const cl::Context& ctx, const cl::CommandQueue& q, clvf_sto
 void TestFrame::fill(const std::vector<RefPlane>& planes) {
   for (size_t i = 0; i < shapes_.size(); ++i) {
     const RefPlane& s = shapes_[i];
-    const size_t row = row_bytes(s), pitch = row + kPad;
+    const size_t row = row_bytes(s), pitch = row + pad_[i];
     if (storage_ == CLVF_STORAGE_CL_IMAGE) {
       q_.enqueueWriteImage(cl::Image2D(mems_[i](), true), CL_TRUE, {0, 0, 0}, {size_t(s.w), size_t(s.h), 1}, row, 0,
                            const_cast<uint8_t*>(planes[i].data.data()));
@@ -67,7 +69,7 @@ std::vector<RefPlane> TestFrame::read(bool* padding_intact) {
   std::vector<RefPlane> out = shapes_;
   for (size_t i = 0; i < shapes_.size(); ++i) {
     const RefPlane& s = shapes_[i];
-    const size_t row = row_bytes(s), pitch = row + kPad;
+    const size_t row = row_bytes(s), pitch = row + pad_[i];
     out[i].data.resize(row * s.h);
     if (storage_ == CLVF_STORAGE_CL_IMAGE) {
       q_.enqueueReadImage(cl::Image2D(mems_[i](), true), CL_TRUE, {0, 0, 0}, {size_t(s.w), size_t(s.h), 1}, row, 0,

@@ -28,6 +28,7 @@ class TestFrame {
   cl::CommandQueue q_;
   clvf_storage storage_;
   std::vector<RefPlane> shapes_;
+  std::vector<size_t> pad_;  // bytes after each row
   std::vector<std::vector<uint8_t>> host_;  // host storage: rows with padding
   std::vector<cl::Memory> mems_;
   clvf_frame frame_{};

@@ -79,7 +79,7 @@ std::vector<PlaneGeometry> planes_of(clvf_pixel_format format, int width, int he
 
 std::vector<PlaneShape> plane_shapes(const std::vector<PlaneGeometry>& planes) {
   std::vector<PlaneShape> shapes;
-  for (const PlaneGeometry& g : planes) shapes.push_back({size_t(g.width) * g.channels * g.bytes, size_t(g.height)});
+  for (const PlaneGeometry& g : planes) shapes.push_back({size_t(g.width) * g.channels * g.bytes, size_t(g.height), size_t(g.bytes)});
   return shapes;
 }
 

@@ -17,6 +17,16 @@
       "(default: -filter_hw_device, else CLVF_DEVICE, else the first GPU, else the first device)",   \
       offset, AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, flags }
 
+/* The input and output pads of a one-in, one-out video filter: PREFIX_inputs (frames to
+ * filter_frame, or NULL when the filter uses activate) and PREFIX_outputs (config_props). */
+#define CLVF_VIDEO_PADS(prefix, filter_frame_fn, config_props_fn)                                       \
+    static const AVFilterPad prefix##_inputs[] = {                                                     \
+        { .name = "default", .type = AVMEDIA_TYPE_VIDEO, .filter_frame = filter_frame_fn },          \
+    };                                                                                               \
+    static const AVFilterPad prefix##_outputs[] = {                                                    \
+        { .name = "default", .type = AVMEDIA_TYPE_VIDEO, .config_props = config_props_fn },          \
+    }
+
 /* Routes the library's messages to av_log. */
 void ff_clvf_route_log(void);
 /* Logs "WHAT: <the library's message>" and returns the matching AVERROR. */

@@ -291,21 +291,7 @@ static const AVOption colorspace_clvf_options[] = {
 
 AVFILTER_DEFINE_CLASS(colorspace_clvf);
 
-static const AVFilterPad colorspace_clvf_inputs[] = {
-    {
-        .name         = "default",
-        .type         = AVMEDIA_TYPE_VIDEO,
-        .filter_frame = colorspace_clvf_filter_frame,
-    },
-};
-
-static const AVFilterPad colorspace_clvf_outputs[] = {
-    {
-        .name         = "default",
-        .type         = AVMEDIA_TYPE_VIDEO,
-        .config_props = colorspace_clvf_config_output,
-    },
-};
+CLVF_VIDEO_PADS(colorspace_clvf, colorspace_clvf_filter_frame, colorspace_clvf_config_output);
 
 const AVFilter ff_vf_colorspace_clvf = {
     .name           = "colorspace_clvf",

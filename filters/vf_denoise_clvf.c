@@ -241,20 +241,7 @@ static const AVOption denoise_clvf_options[] = {
 
 AVFILTER_DEFINE_CLASS(denoise_clvf);
 
-static const AVFilterPad denoise_clvf_inputs[] = {
-    {
-        .name         = "default",
-        .type         = AVMEDIA_TYPE_VIDEO,
-    },
-};
-
-static const AVFilterPad denoise_clvf_outputs[] = {
-    {
-        .name         = "default",
-        .type         = AVMEDIA_TYPE_VIDEO,
-        .config_props = denoise_clvf_config_output,
-    },
-};
+CLVF_VIDEO_PADS(denoise_clvf, NULL, denoise_clvf_config_output);
 
 const AVFilter ff_vf_denoise_clvf = {
     .name           = "denoise_clvf",

@@ -252,21 +252,7 @@ static const AVOption scale_clvf_options[] = {
 
 AVFILTER_DEFINE_CLASS(scale_clvf);
 
-static const AVFilterPad scale_clvf_inputs[] = {
-    {
-        .name         = "default",
-        .type         = AVMEDIA_TYPE_VIDEO,
-        .filter_frame = scale_clvf_filter_frame,
-    },
-};
-
-static const AVFilterPad scale_clvf_outputs[] = {
-    {
-        .name         = "default",
-        .type         = AVMEDIA_TYPE_VIDEO,
-        .config_props = scale_clvf_config_output,
-    },
-};
+CLVF_VIDEO_PADS(scale_clvf, scale_clvf_filter_frame, scale_clvf_config_output);
 
 const AVFilter ff_vf_scale_clvf = {
     .name           = "scale_clvf",

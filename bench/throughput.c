@@ -89,8 +89,8 @@ int main(int argc, char **argv)
     printf("%s %dx%d -> %dx%d NV12 %s, %d frames, %s\n", argv[1], W, H, w, h, setting, frames, clvf_device_name(dev));
     for (int mode = 0; mode < 2; mode++) {
         clvf_storage storage = mode ? CLVF_STORAGE_CL_BUFFER : CLVF_STORAGE_HOST;
-        /* NV12-sized planes; a colour conversion between other formats gets room for 4 bytes a pixel. */
-        size_t in_bytes = (size_t)W * H * (colour ? 4 : 3) / 2, out_bytes = (size_t)w * h * (colour ? 4 : 3) / 2;
+        /* NV12 frames (P010: twice the bytes). */
+        size_t in_bytes = (size_t)W * H * (colour ? 6 : 3) / 2, out_bytes = (size_t)w * h * (colour ? 6 : 3) / 2;
         unsigned char *in = malloc(in_bytes), *out = malloc(out_bytes);
         cl_mem bin, bout;
         clvf_frame a, b;

@@ -7,6 +7,8 @@
 //
 // The host prepends the definitions of one variant:
 //   IN_IMAGE, OUT_IMAGE      1: planes are image2d_t; 0: buffers (pointer, byte offset, pitch)
+//   IN_FLOAT                 1: source planes are unrounded floats (a scale's output; offset
+//                            and pitch in floats)
 //   IN_BYTES, OUT_BYTES      1 or 2 (16-bit little endian) bytes per stored sample
 //   IN_SHIFT, OUT_SHIFT      value = stored >> SHIFT (P010: 6)
 //   OUT_MAX                  the largest output value
@@ -24,8 +26,13 @@
 //   LOAD16_0..2(x, y), STORE_LUMA16(x0, y, q0, q1, q2, qa), STORE_CHROMA16(x0, y, q1, q2)
 //                            the vector forms (VEC only)
 
+#ifndef IN_FLOAT
+#define IN_FLOAT 0
+#endif
 #if IN_IMAGE
 #define IN_PLANE(n) __read_only image2d_t in##n
+#elif IN_FLOAT
+#define IN_PLANE(n) __global const float *in##n, int in##n##_off, int in##n##_pitch
 #else
 #define IN_PLANE(n) __global const uchar *in##n, int in##n##_off, int in##n##_pitch
 #endif
@@ -44,6 +51,10 @@ float read_image_channel(__read_only image2d_t img, int x, int y, int channel) {
   const float4 v = read_imagef(img, clvf_nearest, (int2)(x, y));
   const float c = channel == 0 ? v.x : channel == 1 ? v.y : channel == 2 ? v.z : v.w;
   return (float)((int)rint(c * IN_NORM) >> IN_SHIFT);
+}
+#elif IN_FLOAT
+float read_buffer(__global const float *p, int off, int pitch, int lane, int y) {
+  return p[off + (size_t)y * pitch + lane];
 }
 #else
 // lane: sample index along the row (x * channels + channel).
@@ -126,7 +137,15 @@ float4 apply(float16 m, float c0, float c1, float c2, float alpha) {
 }
 
 // ---- 16 pixels at a time (VEC) ----
-#if VEC && !IN_IMAGE
+#if VEC && IN_FLOAT
+float16 load16(__global const float *p, int off, int pitch, int x, int y, int channels, int c) {
+  __global const float *row = p + off + (size_t)y * pitch + (size_t)x * channels;
+  const float16 a = vload16(0, row);
+  if (channels == 1) return a;
+  const float16 b = vload16(0, row + 16);
+  return c == 0 ? (float16)(a.even, b.even) : (float16)(a.odd, b.odd);
+}
+#elif VEC && !IN_IMAGE
 // Samples x .. x + 15 of one channel of a row holding `channels` interleaved channels.
 float16 load16(__global const uchar *p, int off, int pitch, int x, int y, int channels, int c) {
   __global const uchar *row = p + off + (size_t)y * pitch + (size_t)x * channels * IN_BYTES;

@@ -10,14 +10,14 @@
 #include "runtime/ops/denoise.hpp"
 #include "runtime/ops/pixel_format.hpp"
 #include "runtime/ops/resample_table.hpp"
-#include "runtime/ops/scale.hpp"
+#include "runtime/ops/scale_convert.hpp"
 #include "runtime/presets.hpp"
 
 struct clvf_device {
   std::shared_ptr<clvf::Device> impl;
 };
 struct clvf_scale {
-  std::unique_ptr<clvf::Scale> impl;
+  std::unique_ptr<clvf::ScaleConvert> impl;
 };
 struct clvf_denoise {
   std::unique_ptr<clvf::Denoise> impl;
@@ -108,7 +108,7 @@ CLVF_API clvf_status clvf_scale_create(clvf_device* device, const clvf_scale_par
     *out = nullptr;
     require(device, "clvf_scale_create: device");
     require(params, "clvf_scale_create: params");
-    auto op = std::make_unique<clvf::Scale>(device->impl, *params);
+    auto op = std::make_unique<clvf::ScaleConvert>(device->impl, *params);
     *out = new clvf_scale{std::move(op)};
   });
 }

@@ -78,6 +78,7 @@ Components unpack(clvf_pixel_format f, const std::vector<RefPlane>& planes, int 
   for (size_t k = 0; k < s.size(); ++k) {
     const RefPlane& p = planes[s[k].plane];
     c.present[k] = true;
+    c.subsampled[k] = format_is_subsampled(f) && (k == 1 || k == 2);
     c.w[k] = p.w, c.h[k] = p.h;
     c.value[k].resize(size_t(p.w) * p.h);
     for (int y = 0; y < p.h; ++y)
@@ -118,7 +119,7 @@ Components reference_colour(const clvf_colorspace_params& p, const Components& s
 
   // Source component k brought to a grid of gw x gh (subsampled or not).
   const auto at_grid = [&](int k, bool sub) {
-    const bool src_sub = src.w[k] != w || src.h[k] != h;
+    const bool src_sub = src.subsampled[k];
     if (src_sub == sub) return src.value[k];
     RefScale s;
     s.algorithm = p.chroma_filter, s.b = p.param_b, s.c = p.param_c, s.taps = p.taps;
@@ -172,7 +173,7 @@ Components reference_colour(const clvf_colorspace_params& p, const Components& s
     for (int k = 0; k < 3; ++k) {
       const bool on_grid = dst_sub ? (k == 0) != sub : !sub;
       if (!on_grid) continue;
-      out.present[k] = true, out.w[k] = gw, out.h[k] = gh;
+      out.present[k] = true, out.subsampled[k] = sub, out.w[k] = gw, out.h[k] = gh;
       out.value[k].resize(size_t(gw) * gh);
       for (size_t n = 0; n < out.value[k].size(); ++n) {
         double v[3];

@@ -16,6 +16,7 @@ namespace clvf::test {
 struct Components {
   int w[4] = {}, h[4] = {};
   bool present[4] = {};
+  bool subsampled[4] = {};  // on the 4:2:0 chroma grid
   std::vector<double> value[4];
 };
 

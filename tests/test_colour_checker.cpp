@@ -11,6 +11,7 @@
 #include <random>
 
 #include "checker_support.hpp"
+#include "component_check.hpp"
 #include "clvf/clvf.h"
 #include "reference_colour.hpp"
 #include "runtime/device.hpp"
@@ -116,25 +117,16 @@ TEST_P(ColourChecker, MatchesFloat64Reference) {
     }
     ASSERT_EQ(st, CLVF_OK) << clvf_last_error();
 
-    // Random source components over each one's whole code range.
     const int w = p.width, h = p.height;
-    const int src_max = (1 << format_depth(p.src_format)) - 1, dst_max = (1 << format_depth(p.dst_format)) - 1;
-    auto src_planes = colour_plane_shapes(p.src_format, w, h);
-    for (auto& pl : src_planes) pl.data.assign(size_t(pl.w) * pl.h * pl.channels, 0);
-    Components src = unpack(p.src_format, src_planes, w, h);
-    for (auto& values : src.value)
-      for (auto& v : values) v = double(std::uniform_int_distribution<int>(0, src_max)(rng));
-    src_planes = pack(p.src_format, src, w, h);
+    const Components src = random_components(p.src_format, w, h, rng);
+    const auto src_planes = pack(p.src_format, src, w, h);
     const Components ref = reference_colour(p, src);
 
-    Components poison = ref;
-    for (auto& values : poison.value)
-      for (auto& v : values) v = v < dst_max / 2.0 ? dst_max : 0;
-    const auto dst_shapes = colour_plane_shapes(p.dst_format, w, h);
     TestFrame in(device_->context(), device_->queue(), storage, src_planes, colour_image_formats(p.src_format));
-    TestFrame out(device_->context(), device_->queue(), storage, dst_shapes, colour_image_formats(p.dst_format));
+    TestFrame out(device_->context(), device_->queue(), storage, colour_plane_shapes(p.dst_format, w, h),
+                  colour_image_formats(p.dst_format));
     in.fill(src_planes);
-    out.fill(pack(p.dst_format, poison, w, h));
+    out.fill(pack(p.dst_format, poison_for(ref, p.dst_format), w, h));
     ASSERT_EQ(clvf_colorspace_process(op, &in.frame(), &out.frame()), CLVF_OK) << clvf_last_error();
     clvf_colorspace_release(op);
 
@@ -143,30 +135,7 @@ TEST_P(ColourChecker, MatchesFloat64Reference) {
     EXPECT_TRUE(padding_intact) << "bytes outside the destination planes were written";
     const bool dithered = p.dither == CLVF_DITHER_ORDERED ||
                           (p.dither == CLVF_DITHER_AUTO && format_depth(p.dst_format) < format_depth(p.src_format));
-    for (int k = 0; k < 4; ++k) {
-      ASSERT_EQ(got.present[k], ref.present[k]) << "component " << k;
-      if (!ref.present[k]) continue;
-      size_t bad = 0, first = 0;
-      for (size_t i = 0; i < ref.value[k].size(); ++i) {
-        const double exact = ref.value[k][i], value = got.value[k][i];
-        bool ok;
-        if (k == 3) {
-          ok = value == exact;
-        } else if (dithered) {
-          const int x = int(i % got.w[k]), y = int(i / got.w[k]);
-          const double t = exact + bayer_threshold(x, y);
-          const double expected = std::clamp(std::floor(t), 0.0, double(dst_max));
-          ok = value == expected || (std::abs(t - std::round(t)) < 0.02 && std::abs(value - expected) <= 1);
-        } else {
-          ok = std::abs(value - std::clamp(exact, 0.0, double(dst_max))) <= 0.5 + 0.02;
-        }
-        if (!ok && bad++ == 0) first = i;
-      }
-      EXPECT_EQ(bad, 0u) << "component " << k << ": " << bad << " of " << ref.value[k].size()
-                         << " samples wrong; first at " << first % std::max(1, got.w[k]) << ","
-                         << first / std::max(1, got.w[k]) << ": got " << got.value[k][first] << ", exact "
-                         << ref.value[k][first];
-    }
+    expect_components_match(got, ref, p.dst_format, dithered);
     ++checked;
   }
   RecordProperty("cases_checked", checked);

@@ -131,18 +131,43 @@ typedef enum clvf_scale_algorithm {
   CLVF_SCALE_AREA = 8      /* box over the area each output sample covers (exact overlap); bilinear when upscaling */
 } clvf_scale_algorithm;
 
+/* Matrix coefficients, H.273 / AVColorSpace numbering. BT470BG and SMPTE170M are both BT.601. */
+typedef enum clvf_matrix {
+  CLVF_MATRIX_BT709 = 1,
+  CLVF_MATRIX_BT470BG = 5,
+  CLVF_MATRIX_SMPTE170M = 6,
+  CLVF_MATRIX_SMPTE240M = 7,
+  CLVF_MATRIX_BT2020_NCL = 9
+} clvf_matrix;
+
+/* AVColorRange numbering. tv: Y 16-235, chroma 16-240 (scaled by 4 at 10 bits); pc: 0-255. */
+typedef enum clvf_range { CLVF_RANGE_TV = 1, CLVF_RANGE_PC = 2 } clvf_range;
+
+typedef enum clvf_dither {
+  CLVF_DITHER_AUTO = 0,   /* ordered where the output has fewer bits than the source, else none */
+  CLVF_DITHER_NONE = 1,   /* round to nearest: no added noise, the smallest error per sample */
+  CLVF_DITHER_ORDERED = 2 /* 16x16 Bayer thresholds: the mean error over an area vanishes */
+} clvf_dither;
+
 typedef struct clvf_scale_params {
   uint32_t version; /* CLVF_API_VERSION */
-  clvf_pixel_format format;
+  clvf_pixel_format format; /* nv12, yuv420p, yv12, p010, yuv444p */
   int src_width, src_height, dst_width, dst_height;
   clvf_scale_algorithm algorithm;
   double param_b, param_c; /* bicubic B and C (Mitchell-Netravali), 0..1; ignored otherwise */
   int taps;                 /* lanczos taps, 1..16; ignored otherwise */
   clvf_chroma_location chroma_location;
   clvf_storage src_storage, dst_storage;
+  /* Colour conversion in the same operation, as clvf_colorspace does it, on the scaled samples
+   * before any rounding (the chroma resampling it needs uses `algorithm`). All 0: none. */
+  clvf_pixel_format dst_format;       /* 0: format; any format, RGBA and BGRA included */
+  clvf_matrix src_matrix, dst_matrix; /* 0: BT.709; the source's */
+  clvf_range src_range, dst_range;    /* 0: tv; the source's (pc for RGB) */
+  clvf_dither dither;                 /* 0: auto */
 } clvf_scale_params;
 
-/* Fills params with defaults: bicubic B=1/3 C=1/3, lanczos taps 3, left chroma, host storage. */
+/* Fills params with defaults: bicubic B=1/3 C=1/3, lanczos taps 3, left chroma, host storage, no
+ * conversion. */
 CLVF_API void clvf_scale_params_default(clvf_scale_params *params);
 /* Looks up an algorithm by name: point (or neighbor), bilinear, bicubic, lanczos, spline16,
  * spline36, spline64, area. An unknown name is an error whose message lists the known ones. */
@@ -218,24 +243,6 @@ CLVF_API const char *clvf_denoise_profile(const clvf_denoise *denoise);
  * samples on the luma grid (luma of a new matrix, 4:4:4 and RGB outputs) is interpolated with
  * chroma_filter; 4:2:0 outputs from 4:4:4 or RGB sources are downsampled with it (widened by 2,
  * as zimg does); 4:2:0 to 4:2:0 chroma is converted at its own sites, with no resampling. */
-
-/* Matrix coefficients, H.273 / AVColorSpace numbering. BT470BG and SMPTE170M are both BT.601. */
-typedef enum clvf_matrix {
-  CLVF_MATRIX_BT709 = 1,
-  CLVF_MATRIX_BT470BG = 5,
-  CLVF_MATRIX_SMPTE170M = 6,
-  CLVF_MATRIX_SMPTE240M = 7,
-  CLVF_MATRIX_BT2020_NCL = 9
-} clvf_matrix;
-
-/* AVColorRange numbering. tv: Y 16-235, chroma 16-240 (scaled by 4 at 10 bits); pc: 0-255. */
-typedef enum clvf_range { CLVF_RANGE_TV = 1, CLVF_RANGE_PC = 2 } clvf_range;
-
-typedef enum clvf_dither {
-  CLVF_DITHER_AUTO = 0,   /* ordered where the output has fewer bits than the source, else none */
-  CLVF_DITHER_NONE = 1,   /* round to nearest: no added noise, the smallest error per sample */
-  CLVF_DITHER_ORDERED = 2 /* 16x16 Bayer thresholds: the mean error over an area vanishes */
-} clvf_dither;
 
 typedef struct clvf_colorspace_params {
   uint32_t version; /* CLVF_API_VERSION */

@@ -138,11 +138,14 @@ void validate_colorspace_params(const clvf_colorspace_params& p) {
   check_storages(kOp, p.src_storage, p.dst_storage);
 }
 
-Colorspace::Colorspace(std::shared_ptr<Device> device, const clvf_colorspace_params& params)
-    : device_(std::move(device)), params_(params) {
+Colorspace::Colorspace(std::shared_ptr<Device> device, const clvf_colorspace_params& params,
+                       std::vector<FloatPlane> float_source)
+    : device_(std::move(device)), params_(params), float_source_(std::move(float_source)) {
   validate_colorspace_params(params_);
   src_format_ = find_pixel_format(params_.src_format);
   dst_format_ = find_pixel_format(params_.dst_format);
+  const bool float_in = !float_source_.empty();
+  if (float_in) params_.src_storage = CLVF_STORAGE_CL_BUFFER;  // float buffers, as the kernels see them
   check_image_support(kOp, *device_, params_.src_format, params_.src_storage);
   check_image_support(kOp, *device_, params_.dst_format, params_.dst_storage);
   affine_ = colour_affine({src_format_, params_.src_matrix, params_.src_range},
@@ -207,8 +210,9 @@ Colorspace::Colorspace(std::shared_ptr<Device> device, const clvf_colorspace_par
   if (dst_sub) add_pass(false, chroma_down, cw, ch, down_h, down_v);
 
   const bool zero_copy = device_->zero_copy_host();
-  src_.emplace(device_->context(), params_.src_storage, plane_shapes(planes_of(params_.src_format, w, h)), "source",
-               zero_copy, false);
+  if (!float_in)
+    src_.emplace(device_->context(), params_.src_storage, plane_shapes(planes_of(params_.src_format, w, h)), "source",
+                 zero_copy, false);
   dst_.emplace(device_->context(), params_.dst_storage, plane_shapes(planes_of(params_.dst_format, w, h)),
                "destination", zero_copy, true);
 }
@@ -223,6 +227,7 @@ std::string Colorspace::variant_source(bool luma, bool resample, int odd_shift, 
   std::string d;
   const auto define = [&](const std::string& name, const auto& value) { d += fmt::format("#define {} {}\n", name, value); };
   define("IN_IMAGE", int(in_image));
+  define("IN_FLOAT", int(!float_source_.empty()));
   define("OUT_IMAGE", int(out_image));
   define("IN_BYTES", in.bytes);
   define("OUT_BYTES", out.bytes);
@@ -268,10 +273,19 @@ void Colorspace::process(const clvf_frame& src, const clvf_frame& dst) {
   const auto& q = device_->queue();
   const bool timed = device_->profiling();
   const size_t src_planes = src_format_->planes.size(), dst_planes = dst_format_->planes.size();
-  run_frame(*device_, profile_, &*src_, &*dst_, src, dst, passes_.size(), [&](size_t i) {
+  run_frame(*device_, profile_, src_ ? &*src_ : nullptr, &*dst_, src, dst, passes_.size(), [&](size_t i) {
     Pass& pass = passes_[i];
     cl_uint arg = 0;
-    for (size_t p = 0; p < 3; ++p) arg = src_->set_args(pass.kernel, arg, src, std::min(p, src_planes - 1));
+    for (size_t p = 0; p < 3; ++p) {
+      const size_t plane = std::min(p, src_planes - 1);
+      if (src_) {
+        arg = src_->set_args(pass.kernel, arg, src, plane);
+        continue;
+      }
+      pass.kernel.setArg(arg++, float_source_[plane].buffer);
+      pass.kernel.setArg(arg++, 0);
+      pass.kernel.setArg(arg++, float_source_[plane].pitch);
+    }
     for (size_t p = 0; p < 3; ++p) arg = dst_->set_args(pass.kernel, arg, dst, std::min(p, dst_planes - 1));
     q.enqueueNDRangeKernel(pass.kernel, cl::NullRange, pass.range, pass.local, nullptr,
                            profile_.track(timed, pass.name));

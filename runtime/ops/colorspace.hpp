@@ -12,6 +12,7 @@
 #include "runtime/device.hpp"
 #include "runtime/ops/colour_matrix.hpp"
 #include "runtime/ops/resample_table.hpp"
+#include "runtime/ops/scale.hpp"
 #include "runtime/profile.hpp"
 
 namespace clvf {
@@ -21,7 +22,11 @@ void validate_colorspace_params(const clvf_colorspace_params& p);
 
 class Colorspace {
  public:
-  Colorspace(std::shared_ptr<Device> device, const clvf_colorspace_params& params);
+  // float_source: the source is these planes of unrounded samples (a Scale's float output, in the
+  // layout of src_format) instead of a caller's frame; src_storage is then ignored.
+  Colorspace(std::shared_ptr<Device> device, const clvf_colorspace_params& params,
+             std::vector<FloatPlane> float_source = {});
+  // With a float source, src is not used.
   void process(const clvf_frame& src, const clvf_frame& dst);
   std::string profile_report() const { return profile_.report(); }
   // The map the kernels apply (for tests and logs).
@@ -48,6 +53,7 @@ class Colorspace {
   bool dither_ = false;
   std::vector<Pass> passes_;
   cl::Buffer no_table_;  // bound where a pass reads no table
+  std::vector<FloatPlane> float_source_;
   std::optional<FramePlanes> src_, dst_;
   KernelProfile profile_;
 };

@@ -24,7 +24,10 @@ int tmp_pitch_of(const auto& plane) { return (plane.src_w + kHorizontalVector - 
 
 void validate_scale_params(const clvf_scale_params& p) {
   check_version("scale", p.version);
-  check_format("scale", p.format);
+  const PixelFormat& f = check_any_format("scale", "format", p.format);
+  if (f.rgb)
+    throw Error(CLVF_ERROR_UNSUPPORTED, fmt::format("scale: {} is not supported; allowed: nv12, yuv420p, yv12, p010, "
+                                                    "yuv444p (convert RGB with colorspace)", f.name));
   check_size("scale", "source width", p.src_width);
   check_size("scale", "source height", p.src_height);
   check_size("scale", "destination width", p.dst_width);
@@ -34,10 +37,11 @@ void validate_scale_params(const clvf_scale_params& p) {
   check_storages("scale", p.src_storage, p.dst_storage);
 }
 
-Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params)
-    : device_(std::move(device)), params_(params) {
+Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params, bool float_output)
+    : device_(std::move(device)), params_(params), float_output_(float_output) {
   validate_scale_params(params_);
-  check_image_support("scale", *device_, params_.format, params_.src_storage, params_.dst_storage);
+  check_image_support("scale", *device_, params_.format, params_.src_storage);
+  if (!float_output_) check_image_support("scale", *device_, params_.format, params_.dst_storage);
   // 8 taps per vector in pass 2 is ~30% faster on PoCL and up to 3x slower on NVIDIA (long filters).
   wide_horizontal_ = device_->device().getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU;
   const auto src_planes = planes_of(params_.format, params_.src_width, params_.src_height);
@@ -55,10 +59,12 @@ Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params)
   // finite values, so the intermediate starts zeroed and pass 1 only ever writes finite sums.
   tmp_ = cl::Buffer(device_->context(), CL_MEM_READ_WRITE, tmp_bytes);
   device_->queue().enqueueFillBuffer(tmp_, 0.0f, 0, tmp_bytes);
-  for (size_t i = 0; i < planes_.size(); ++i) plan_plane(planes_[i], i > 0);
+  const PixelFormat& f = *find_pixel_format(params_.format);
+  for (size_t i = 0; i < planes_.size(); ++i) plan_plane(planes_[i], f.planes[i].sub_x > 1);
   const bool zero_copy = device_->zero_copy_host();
   src_.emplace(device_->context(), params_.src_storage, plane_shapes(src_planes), "source", zero_copy, false);
-  dst_.emplace(device_->context(), params_.dst_storage, plane_shapes(dst_planes), "destination", zero_copy, true);
+  if (!float_output_)
+    dst_.emplace(device_->context(), params_.dst_storage, plane_shapes(dst_planes), "destination", zero_copy, true);
 }
 
 void Scale::plan_plane(Plane& pl, bool chroma) {
@@ -76,12 +82,15 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
   pl.v_table = upload_table(device_->context(), vt);
 
   const std::string source = std::string(kernels::source("plane.h")) + std::string(kernels::source("scale.cl"));
+  const PixelFormat& f = *find_pixel_format(params_.format);
   const auto options = [&](bool src_image, bool dst_image, const ResampleTable& t) {
-    return fmt::format("-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DTAPS={} -DTAPS_PAD={}",
-                       pl.channels, int(src_image), int(dst_image), t.taps, t.stride);
+    return fmt::format("-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DTAPS={} -DTAPS_PAD={} "
+                       "-DSAMPLE_BYTES={} -DSAMPLE_SHIFT={} -DSAMPLE_MAX={} -DDST_FLOAT={}",
+                       pl.channels, int(src_image), int(dst_image), t.taps, t.stride, f.bytes, f.shift, f.max_value(),
+                       int(float_output_));
   };
   const bool src_image = params_.src_storage == CLVF_STORAGE_CL_IMAGE;
-  const bool dst_image = params_.dst_storage == CLVF_STORAGE_CL_IMAGE;
+  const bool dst_image = params_.dst_storage == CLVF_STORAGE_CL_IMAGE && !float_output_;
   // Pass 1 (vertical) reads the source plane, pass 2 (horizontal) writes the destination plane;
   // each program variant fixes only the storage its pass touches.
   pl.v = cl::Kernel(device_->program(source, options(src_image, false, vt)), "scale_v");
@@ -89,6 +98,12 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
                     "scale_h");
 
   const size_t src_row = size_t(pl.src_w) * pl.channels;
+  if (float_output_) {
+    pl.float_plane = cl::Buffer(device_->context(), CL_MEM_READ_WRITE, sizeof(float) * pl.dst_w * pl.channels * pl.dst_h);
+    pl.h.setArg(2, pl.float_plane);
+    pl.h.setArg(3, 0);
+    pl.h.setArg(4, pl.dst_w * pl.channels);
+  }
 
   // Arguments after the plane's own (which a frame supplies) never change.
   const int tmp_pitch = tmp_pitch_of(pl);
@@ -99,7 +114,7 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
   pl.v.setArg(v_first + 3, pl.v_table.weights);
   pl.h.setArg(0, tmp_);
   pl.h.setArg(1, tmp_pitch);
-  const cl_uint h_first = dst_image ? 3 : 5;
+  const cl_uint h_first = dst_image && !float_output_ ? 3 : 5;
   pl.h.setArg(h_first, pl.h_table.offsets);
   pl.h.setArg(h_first + 1, pl.h_table.weights);
   // Work-items: pass 1 one per lane (sample of one channel), pass 2 one per pixel.
@@ -112,13 +127,19 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
 void Scale::process(const clvf_frame& src, const clvf_frame& dst) {
   const auto& q = device_->queue();
   const bool timed = device_->profiling();
-  run_frame(*device_, profile_, &*src_, &*dst_, src, dst, planes_.size(), [&](size_t i) {
+  run_frame(*device_, profile_, &*src_, dst_ ? &*dst_ : nullptr, src, dst, planes_.size(), [&](size_t i) {
     Plane& pl = planes_[i];
     src_->set_args(pl.v, 0, src, i);
-    dst_->set_args(pl.h, 2, dst, i);
+    if (!float_output_) dst_->set_args(pl.h, 2, dst, i);
     q.enqueueNDRangeKernel(pl.v, cl::NullRange, pl.v_range, cl::NullRange, nullptr, profile_.track(timed, pl.v_name));
     q.enqueueNDRangeKernel(pl.h, cl::NullRange, pl.h_range, cl::NullRange, nullptr, profile_.track(timed, pl.h_name));
   });
+}
+
+std::vector<FloatPlane> Scale::float_planes() const {
+  std::vector<FloatPlane> planes;
+  for (const Plane& pl : planes_) planes.push_back({pl.float_plane, pl.dst_w * pl.channels});
+  return planes;
 }
 
 }  // namespace clvf

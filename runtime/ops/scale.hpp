@@ -17,10 +17,20 @@ namespace clvf {
 // Throws Error(INVALID_ARGUMENT) naming the bad field and what is allowed.
 void validate_scale_params(const clvf_scale_params& p);
 
+// A plane of unrounded samples on the device (row-major, pitch in floats).
+struct FloatPlane {
+  cl::Buffer buffer;
+  int pitch = 0;
+};
+
 class Scale {
  public:
-  Scale(std::shared_ptr<Device> device, const clvf_scale_params& params);
+  // float_output: the result goes to float planes of its own (float_planes()), unrounded, for an
+  // operation that continues from them; dst_storage is then ignored.
+  Scale(std::shared_ptr<Device> device, const clvf_scale_params& params, bool float_output = false);
+  // With float_output, dst is not used; the caller waits for nothing more (the queue is in order).
   void process(const clvf_frame& src, const clvf_frame& dst);
+  std::vector<FloatPlane> float_planes() const;
   // Kernel times so far (profiling devices only; "" otherwise).
   std::string profile_report() const { return profile_.report(); }
 
@@ -29,6 +39,7 @@ class Scale {
     int channels = 1;
     int src_w = 0, src_h = 0, dst_w = 0, dst_h = 0;
     DeviceTable h_table, v_table;
+    cl::Buffer float_plane;  // float_output only
     cl::Kernel h, v;
     cl::NDRange h_range, v_range;
     std::string v_name, h_name;  // in kernel-time reports
@@ -42,6 +53,7 @@ class Scale {
   std::optional<FramePlanes> src_, dst_;
   KernelProfile profile_;
   bool wide_horizontal_ = false;  // pass 2 reads 8 taps per vector (CPU devices), else 4
+  bool float_output_ = false;
 };
 
 }  // namespace clvf

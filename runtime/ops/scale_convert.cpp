@@ -1,0 +1,55 @@
+#include "runtime/ops/scale_convert.hpp"
+
+namespace clvf {
+
+bool scale_converts(const clvf_scale_params& p) {
+  return p.dst_format || p.src_matrix || p.dst_matrix || p.src_range || p.dst_range || p.dither;
+}
+
+clvf_colorspace_params conversion_params(const clvf_scale_params& p) {
+  clvf_colorspace_params c{};
+  c.version = p.version;
+  c.width = p.dst_width, c.height = p.dst_height;
+  c.src_format = p.format;
+  c.dst_format = p.dst_format ? p.dst_format : p.format;
+  c.src_matrix = p.src_matrix ? p.src_matrix : CLVF_MATRIX_BT709;
+  c.dst_matrix = p.dst_matrix ? p.dst_matrix : c.src_matrix;
+  c.src_range = p.src_range ? p.src_range : CLVF_RANGE_TV;
+  const PixelFormat* dst = find_pixel_format(c.dst_format);
+  c.dst_range = p.dst_range ? p.dst_range : dst && dst->rgb ? CLVF_RANGE_PC : c.src_range;
+  c.chroma_location = p.chroma_location;
+  c.chroma_filter = p.algorithm, c.param_b = p.param_b, c.param_c = p.param_c, c.taps = p.taps;
+  c.dither = p.dither;
+  c.src_storage = CLVF_STORAGE_CL_BUFFER;
+  c.dst_storage = p.dst_storage;
+  return c;
+}
+
+void validate_scale_convert_params(const clvf_scale_params& p) {
+  validate_scale_params(p);
+  if (scale_converts(p)) validate_colorspace_params(conversion_params(p));
+}
+
+namespace {
+// Everything is checked before the scale allocates anything.
+const clvf_scale_params& validated(const clvf_scale_params& p) {
+  validate_scale_convert_params(p);
+  return p;
+}
+}  // namespace
+
+ScaleConvert::ScaleConvert(std::shared_ptr<Device> device, const clvf_scale_params& params)
+    : scale_(device, validated(params), scale_converts(params)) {
+  if (scale_converts(params)) convert_.emplace(std::move(device), conversion_params(params), scale_.float_planes());
+}
+
+void ScaleConvert::process(const clvf_frame& src, const clvf_frame& dst) {
+  scale_.process(src, dst);
+  if (convert_) convert_->process(src, dst);
+}
+
+std::string ScaleConvert::profile_report() const {
+  return scale_.profile_report() + (convert_ ? convert_->profile_report() : std::string());
+}
+
+}  // namespace clvf

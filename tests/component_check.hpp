@@ -1,0 +1,62 @@
+// What the scale and colour checkers share: random source components, poison, and the check of
+// an operation's output components against a float64 reference (within rounding, or equal to
+// floor(exact + Bayer threshold) when dithered; alpha exact).
+#pragma once
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "reference_colour.hpp"
+
+namespace clvf::test {
+
+// Random values over each component's whole code range.
+inline Components random_components(clvf_pixel_format f, int w, int h, std::mt19937_64& rng) {
+  auto planes = colour_plane_shapes(f, w, h);
+  for (auto& pl : planes) pl.data.assign(size_t(pl.w) * pl.h * pl.channels, 0);
+  Components c = unpack(f, planes, w, h);
+  const int max = (1 << format_depth(f)) - 1;
+  for (auto& values : c.value)
+    for (auto& v : values) v = double(std::uniform_int_distribution<int>(0, max)(rng));
+  return c;
+}
+
+// The value farthest from the reference in each sample.
+inline Components poison_for(const Components& ref, clvf_pixel_format f) {
+  const int max = (1 << format_depth(f)) - 1;
+  Components poison = ref;
+  for (auto& values : poison.value)
+    for (auto& v : values) v = v < max / 2.0 ? max : 0;
+  return poison;
+}
+
+inline void expect_components_match(const Components& got, const Components& ref, clvf_pixel_format f, bool dithered) {
+  const double max = (1 << format_depth(f)) - 1;
+  for (int k = 0; k < 4; ++k) {
+    ASSERT_EQ(got.present[k], ref.present[k]) << "component " << k;
+    if (!ref.present[k]) continue;
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < ref.value[k].size(); ++i) {
+      const double exact = ref.value[k][i], value = got.value[k][i];
+      bool ok;
+      if (k == 3) {
+        ok = value == exact;
+      } else if (dithered) {
+        const double t = exact + bayer_threshold(int(i % got.w[k]), int(i / got.w[k]));
+        const double expected = std::clamp(std::floor(t), 0.0, max);
+        ok = value == expected || (std::abs(t - std::round(t)) < 0.02 && std::abs(value - expected) <= 1);
+      } else {
+        ok = std::abs(value - std::clamp(exact, 0.0, max)) <= 0.5 + 0.02;
+      }
+      if (!ok && bad++ == 0) first = i;
+    }
+    EXPECT_EQ(bad, 0u) << "component " << k << ": " << bad << " of " << ref.value[k].size()
+                       << " samples wrong; first at " << first % std::max(1, got.w[k]) << ","
+                       << first / std::max(1, got.w[k]) << ": got " << got.value[k][first] << ", exact "
+                       << ref.value[k][first];
+  }
+}
+
+}  // namespace clvf::test

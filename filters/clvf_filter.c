@@ -5,6 +5,7 @@
 #include "libavutil/avstring.h"
 #include "libavutil/pixdesc.h"
 #include "clvf_filter.h"
+#include "formats.h"
 #include "video.h"
 
 static void clvf_to_av_log(void *opaque, clvf_log_level level, const char *message)
@@ -105,6 +106,18 @@ clvf_pixel_format ff_clvf_format(enum AVPixelFormat f)
     case AV_PIX_FMT_BGRA:    return CLVF_PIX_BGRA;
     default:                 return 0;
     }
+}
+
+int ff_clvf_query_formats(AVFilterContext *ctx, const enum AVPixelFormat *in_formats, enum AVPixelFormat out_format)
+{
+    enum AVPixelFormat out_formats[] = { out_format, AV_PIX_FMT_OPENCL, AV_PIX_FMT_NONE };
+    int err;
+
+    if (out_format == AV_PIX_FMT_NONE) /* one list shared by both links: the same format */
+        return ff_set_common_formats_from_list(ctx, in_formats);
+    if ((err = ff_formats_ref(ff_make_format_list(in_formats), &ctx->inputs[0]->outcfg.formats)) < 0)
+        return err;
+    return ff_formats_ref(ff_make_format_list(out_formats), &ctx->outputs[0]->incfg.formats);
 }
 
 int ff_clvf_input_format(AVFilterContext *ctx, AVFilterLink *inlink, const enum AVPixelFormat *allowed, int *hw,
@@ -229,4 +242,47 @@ void ff_clvf_describe_frame(const AVFrame *f, int hw, clvf_pixel_format format, 
             out->planes[i].pitch = f->linesize[i];
         }
     }
+}
+
+int ff_clvf_is_rgb(clvf_pixel_format format)
+{
+    return format == CLVF_PIX_RGBA || format == CLVF_PIX_BGRA;
+}
+
+clvf_matrix ff_clvf_frame_matrix(const AVFrame *f)
+{
+    switch (f->colorspace) {
+    case AVCOL_SPC_BT470BG:
+    case AVCOL_SPC_SMPTE170M:
+    case AVCOL_SPC_BT709:
+    case AVCOL_SPC_SMPTE240M:
+    case AVCOL_SPC_BT2020_NCL:
+        return (clvf_matrix)f->colorspace; /* the same H.273 numbers */
+    default:
+        return f->height >= 720 ? CLVF_MATRIX_BT709 : CLVF_MATRIX_SMPTE170M;
+    }
+}
+
+clvf_range ff_clvf_frame_range(const AVFrame *f, clvf_pixel_format format)
+{
+    return ff_clvf_is_rgb(format) || f->color_range == AVCOL_RANGE_JPEG ? CLVF_RANGE_PC : CLVF_RANGE_TV;
+}
+
+clvf_chroma_location ff_clvf_frame_chroma_location(const AVFrame *f)
+{
+    switch (f->chroma_location) {
+    case AVCHROMA_LOC_CENTER:  return CLVF_CHROMA_CENTER;
+    case AVCHROMA_LOC_TOPLEFT: return CLVF_CHROMA_TOPLEFT;
+    default:                   return CLVF_CHROMA_LEFT; /* also unspecified, as H.264/HEVC */
+    }
+}
+
+void ff_clvf_tag_frame(AVFrame *out, clvf_pixel_format format, clvf_matrix matrix, clvf_range range,
+                       clvf_chroma_location location)
+{
+    out->colorspace = ff_clvf_is_rgb(format) ? AVCOL_SPC_RGB : (enum AVColorSpace)matrix;
+    out->color_range = range == CLVF_RANGE_PC ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
+    out->chroma_location = format == CLVF_PIX_YUV444P || ff_clvf_is_rgb(format)
+                               ? AVCHROMA_LOC_UNSPECIFIED
+                               : (enum AVChromaLocation)location;
 }

@@ -27,6 +27,38 @@
         { .name = "default", .type = AVMEDIA_TYPE_VIDEO, .config_props = config_props_fn },          \
     }
 
+/* AVOption constants of the matrix, range and dither options (UNIT names the option's unit;
+ * FLAGS must be defined). */
+#define CLVF_MATRIX_CONSTS(unit)                                                                           \
+    { "bt709", "BT.709", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_BT709 }, 0, 0, FLAGS, unit },          \
+    { "bt601", "BT.601", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_SMPTE170M }, 0, 0, FLAGS, unit },      \
+    { "bt470bg", "BT.601", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_BT470BG }, 0, 0, FLAGS, unit },      \
+    { "smpte170m", "BT.601", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_SMPTE170M }, 0, 0, FLAGS, unit },  \
+    { "smpte240m", "SMPTE 240M", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_SMPTE240M }, 0, 0, FLAGS, unit }, \
+    { "bt2020nc", "BT.2020 NCL", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_BT2020_NCL }, 0, 0, FLAGS, unit }, \
+    { "bt2020ncl", "BT.2020 NCL", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_BT2020_NCL }, 0, 0, FLAGS, unit }
+#define CLVF_RANGE_CONSTS(unit)                                                                            \
+    { "tv", "limited range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_TV }, 0, 0, FLAGS, unit },         \
+    { "limited", "limited range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_TV }, 0, 0, FLAGS, unit },    \
+    { "mpeg", "limited range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_TV }, 0, 0, FLAGS, unit },       \
+    { "pc", "full range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_PC }, 0, 0, FLAGS, unit },            \
+    { "full", "full range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_PC }, 0, 0, FLAGS, unit },          \
+    { "jpeg", "full range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_PC }, 0, 0, FLAGS, unit }
+#define CLVF_DITHER_CONSTS(unit)                                                                           \
+    { "auto", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_DITHER_AUTO }, 0, 0, FLAGS, unit },                \
+    { "none", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_DITHER_NONE }, 0, 0, FLAGS, unit },                \
+    { "ordered", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_DITHER_ORDERED }, 0, 0, FLAGS, unit }
+
+/* What a frame's tags say of its coding; untagged: BT.709 from 720 lines up, else BT.601; tv
+ * (pc for RGB formats); left siting. */
+clvf_matrix ff_clvf_frame_matrix(const AVFrame *f);
+clvf_range ff_clvf_frame_range(const AVFrame *f, clvf_pixel_format format);
+clvf_chroma_location ff_clvf_frame_chroma_location(const AVFrame *f);
+/* Tags an output frame with the coding it was converted to. */
+void ff_clvf_tag_frame(AVFrame *out, clvf_pixel_format format, clvf_matrix matrix, clvf_range range,
+                       clvf_chroma_location location);
+int ff_clvf_is_rgb(clvf_pixel_format format);
+
 /* Routes the library's messages to av_log. */
 void ff_clvf_route_log(void);
 /* Logs "WHAT: <the library's message>" and returns the matching AVERROR. */
@@ -40,6 +72,10 @@ int ff_clvf_apply_preset(AVFilterContext *ctx, const char *filter, const char *n
  * each list; AV_PIX_FMT_OPENCL is not in them). */
 extern const enum AVPixelFormat ff_clvf_formats_420[];
 extern const enum AVPixelFormat ff_clvf_formats_all[];
+
+/* Format negotiation: the input takes in_formats (AV_PIX_FMT_OPENCL included); the output gives
+ * out_format (or OpenCL frames of it), or with AV_PIX_FMT_NONE whatever the input is. */
+int ff_clvf_query_formats(AVFilterContext *ctx, const enum AVPixelFormat *in_formats, enum AVPixelFormat out_format);
 
 /* Checks the input's format: *hw is set for OpenCL frames, *sw_format to the planes' format (one
  * of `allowed`; anything else is an error naming what is allowed). */

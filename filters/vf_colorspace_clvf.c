@@ -91,20 +91,11 @@ static av_cold void colorspace_clvf_uninit(AVFilterContext *ctx)
 
 static int colorspace_clvf_query_formats(AVFilterContext *ctx)
 {
-    ColorspaceCLVFContext *s = ctx->priv;
     static const enum AVPixelFormat in_formats[] = {
         AV_PIX_FMT_NV12, AV_PIX_FMT_YUV420P, AV_PIX_FMT_P010LE, AV_PIX_FMT_YUV444P, AV_PIX_FMT_RGBA, AV_PIX_FMT_BGRA,
         AV_PIX_FMT_OPENCL, AV_PIX_FMT_NONE
     };
-    enum AVPixelFormat out_formats[] = { s->out_format, AV_PIX_FMT_OPENCL, AV_PIX_FMT_NONE };
-    int err;
-
-    /* Without `format` the output keeps the input's: one list shared by both links. */
-    if (s->out_format == AV_PIX_FMT_NONE)
-        return ff_set_common_formats_from_list(ctx, in_formats);
-    if ((err = ff_formats_ref(ff_make_format_list(in_formats), &ctx->inputs[0]->outcfg.formats)) < 0)
-        return err;
-    return ff_formats_ref(ff_make_format_list(out_formats), &ctx->outputs[0]->incfg.formats);
+    return ff_clvf_query_formats(ctx, in_formats, ((ColorspaceCLVFContext *)ctx->priv)->out_format);
 }
 
 static int colorspace_clvf_config_output(AVFilterLink *outlink)
@@ -144,38 +135,21 @@ static int colorspace_clvf_config_output(AVFilterLink *outlink)
     return 0;
 }
 
-static int is_rgb(clvf_pixel_format f)
-{
-    return f == CLVF_PIX_RGBA || f == CLVF_PIX_BGRA;
-}
-
-/* The source's matrix, range and chroma siting: the in_* options, else the frame's, else what
- * untagged video usually is (BT.709 from 720 lines up, BT.601 below; tv range; left siting). */
+/* The source's matrix, range and chroma siting: the in_* options, else the frame's tags. */
 static void source_coding(AVFilterContext *ctx, const AVFrame *in, clvf_colorspace_params *p)
 {
     ColorspaceCLVFContext *s = ctx->priv;
-    clvf_matrix m;
-    int spc = in->colorspace;
 
-    if (spc == AVCOL_SPC_BT470BG || spc == AVCOL_SPC_SMPTE170M || spc == AVCOL_SPC_BT709 ||
-        spc == AVCOL_SPC_SMPTE240M || spc == AVCOL_SPC_BT2020_NCL)
-        m = spc;
-    else
-        m = in->height >= 720 ? CLVF_MATRIX_BT709 : CLVF_MATRIX_SMPTE170M;
-    p->src_matrix = s->in_matrix != UNSET ? s->in_matrix : m;
-    p->src_range = is_rgb(p->src_format)               ? CLVF_RANGE_PC
-                   : s->in_range != UNSET              ? s->in_range
-                   : in->color_range == AVCOL_RANGE_JPEG ? CLVF_RANGE_PC
-                                                       : CLVF_RANGE_TV;
-    p->chroma_location = s->chroma_location != UNSET ? s->chroma_location
-                         : in->chroma_location == AVCHROMA_LOC_CENTER  ? CLVF_CHROMA_CENTER
-                         : in->chroma_location == AVCHROMA_LOC_TOPLEFT ? CLVF_CHROMA_TOPLEFT
-                                                                       : CLVF_CHROMA_LEFT;
+    p->src_matrix = s->in_matrix != UNSET ? s->in_matrix : ff_clvf_frame_matrix(in);
+    p->src_range = ff_clvf_is_rgb(p->src_format) ? CLVF_RANGE_PC
+                   : s->in_range != UNSET        ? s->in_range
+                                                 : ff_clvf_frame_range(in, p->src_format);
+    p->chroma_location = s->chroma_location != UNSET ? s->chroma_location : ff_clvf_frame_chroma_location(in);
     p->dst_matrix = s->matrix != UNSET ? s->matrix : p->src_matrix;
-    p->dst_range = is_rgb(p->dst_format) ? CLVF_RANGE_PC
-                   : s->range != UNSET   ? s->range
-                   : is_rgb(p->src_format) ? CLVF_RANGE_TV
-                                         : p->src_range;
+    p->dst_range = ff_clvf_is_rgb(p->dst_format)   ? CLVF_RANGE_PC
+                   : s->range != UNSET             ? s->range
+                   : ff_clvf_is_rgb(p->src_format) ? CLVF_RANGE_TV
+                                                   : p->src_range;
     if (s->chroma_filter)
         clvf_scale_algorithm_from_name(s->chroma_filter, &p->chroma_filter);
     if (s->dither != UNSET)
@@ -222,11 +196,7 @@ static int colorspace_clvf_filter_frame(AVFilterLink *inlink, AVFrame *in)
         err = ff_clvf_error(ctx, st, "converting a frame");
         goto fail;
     }
-    out->colorspace = is_rgb(p->dst_format) ? AVCOL_SPC_RGB : (enum AVColorSpace)p->dst_matrix;
-    out->color_range = p->dst_range == CLVF_RANGE_PC ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
-    out->chroma_location = p->dst_format == CLVF_PIX_YUV444P || is_rgb(p->dst_format)
-                               ? AVCHROMA_LOC_UNSPECIFIED
-                               : (enum AVChromaLocation)p->chroma_location;
+    ff_clvf_tag_frame(out, p->dst_format, p->dst_matrix, p->dst_range, p->chroma_location);
     av_frame_free(&in);
     return ff_filter_frame(outlink, out);
 fail:
@@ -237,22 +207,6 @@ fail:
 
 #define OFFSET(x) offsetof(ColorspaceCLVFContext, x)
 #define FLAGS (AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM)
-#define MATRIX_CONSTS(unit)                                                                                \
-    { "bt709", "BT.709", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_BT709 }, 0, 0, FLAGS, unit },          \
-    { "bt601", "BT.601", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_SMPTE170M }, 0, 0, FLAGS, unit },      \
-    { "bt470bg", "BT.601", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_BT470BG }, 0, 0, FLAGS, unit },      \
-    { "smpte170m", "BT.601", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_SMPTE170M }, 0, 0, FLAGS, unit },  \
-    { "smpte240m", "SMPTE 240M", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_SMPTE240M }, 0, 0, FLAGS, unit }, \
-    { "bt2020nc", "BT.2020 NCL", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_BT2020_NCL }, 0, 0, FLAGS, unit }, \
-    { "bt2020ncl", "BT.2020 NCL", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_BT2020_NCL }, 0, 0, FLAGS, unit }
-#define RANGE_CONSTS(unit)                                                                                 \
-    { "tv", "limited range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_TV }, 0, 0, FLAGS, unit },         \
-    { "limited", "limited range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_TV }, 0, 0, FLAGS, unit },    \
-    { "mpeg", "limited range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_TV }, 0, 0, FLAGS, unit },       \
-    { "pc", "full range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_PC }, 0, 0, FLAGS, unit },            \
-    { "full", "full range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_PC }, 0, 0, FLAGS, unit },          \
-    { "jpeg", "full range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_PC }, 0, 0, FLAGS, unit }
-
 static const AVOption colorspace_clvf_options[] = {
     { "preset", "named option set (see presets/colorspace_clvf.preset), or a preset file path (PATH or "
       "PATH#NAME); options given explicitly override the preset's",
@@ -261,16 +215,16 @@ static const AVOption colorspace_clvf_options[] = {
       OFFSET(out_format), AV_OPT_TYPE_PIXEL_FMT, { .i64 = AV_PIX_FMT_NONE }, -1, INT_MAX, FLAGS },
     { "matrix", "output matrix: bt709, bt601 (bt470bg, smpte170m), smpte240m, bt2020nc (default: the input's)",
       OFFSET(matrix), AV_OPT_TYPE_INT, { .i64 = UNSET }, UNSET, CLVF_MATRIX_BT2020_NCL, FLAGS, "matrix" },
-    MATRIX_CONSTS("matrix"),
+    CLVF_MATRIX_CONSTS("matrix"),
     { "in_matrix", "input matrix, as matrix (default: the frame's; untagged: bt709 from 720 lines, else bt601)",
       OFFSET(in_matrix), AV_OPT_TYPE_INT, { .i64 = UNSET }, UNSET, CLVF_MATRIX_BT2020_NCL, FLAGS, "in_matrix" },
-    MATRIX_CONSTS("in_matrix"),
+    CLVF_MATRIX_CONSTS("in_matrix"),
     { "range", "output range: tv (limited, mpeg) or pc (full, jpeg) (default: the input's; tv from RGB)",
       OFFSET(range), AV_OPT_TYPE_INT, { .i64 = UNSET }, UNSET, CLVF_RANGE_PC, FLAGS, "range" },
-    RANGE_CONSTS("range"),
+    CLVF_RANGE_CONSTS("range"),
     { "in_range", "input range, as range (default: the frame's; untagged: tv)",
       OFFSET(in_range), AV_OPT_TYPE_INT, { .i64 = UNSET }, UNSET, CLVF_RANGE_PC, FLAGS, "in_range" },
-    RANGE_CONSTS("in_range"),
+    CLVF_RANGE_CONSTS("in_range"),
     { "chroma_location", "4:2:0 chroma siting, input and output: left, center, topleft (default: the frame's; "
       "untagged: left)", OFFSET(chroma_location), AV_OPT_TYPE_INT, { .i64 = UNSET }, UNSET, CLVF_CHROMA_TOPLEFT,
       FLAGS, "chroma_location" },
@@ -282,9 +236,7 @@ static const AVOption colorspace_clvf_options[] = {
       OFFSET(chroma_filter), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "dither", "auto: ordered when the output has fewer bits, else none; none: round; ordered: Bayer 16x16 "
       "(default auto)", OFFSET(dither), AV_OPT_TYPE_INT, { .i64 = UNSET }, UNSET, CLVF_DITHER_ORDERED, FLAGS, "dither" },
-    { "auto", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_DITHER_AUTO }, 0, 0, FLAGS, "dither" },
-    { "none", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_DITHER_NONE }, 0, 0, FLAGS, "dither" },
-    { "ordered", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_DITHER_ORDERED }, 0, 0, FLAGS, "dither" },
+    CLVF_DITHER_CONSTS("dither"),
     CLVF_DEVICE_OPTION(OFFSET(device_spec), FLAGS),
     { NULL }
 };

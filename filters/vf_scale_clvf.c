@@ -23,20 +23,44 @@ typedef struct ScaleCLVFContext {
     double param0, param1;
     char *preset;
     char *device_spec;
+    /* Conversion in the same operation: output format, matrices, ranges, dither (UNSET: none). */
+    int out_format, matrix, in_matrix, range, in_range, dither;
 
     clvf_device *device;
     clvf_scale *scale;
-    clvf_scale_params params;
+    clvf_scale_params params; /* of scale */
     int hw; /* frames are AV_PIX_FMT_OPENCL */
 } ScaleCLVFContext;
 
-static clvf_chroma_location chroma_location(enum AVChromaLocation loc)
+#define UNSET (-1)
+
+static const enum AVPixelFormat scale_formats[] = {
+    AV_PIX_FMT_NV12, AV_PIX_FMT_YUV420P, AV_PIX_FMT_P010LE, AV_PIX_FMT_YUV444P, AV_PIX_FMT_NONE
+};
+
+static int converts(const ScaleCLVFContext *s)
 {
-    switch (loc) {
-    case AVCHROMA_LOC_CENTER:  return CLVF_CHROMA_CENTER;
-    case AVCHROMA_LOC_TOPLEFT: return CLVF_CHROMA_TOPLEFT;
-    default:                   return CLVF_CHROMA_LEFT; /* also unspecified, as H.264/HEVC */
-    }
+    return s->out_format != AV_PIX_FMT_NONE || s->matrix != UNSET || s->in_matrix != UNSET || s->range != UNSET ||
+           s->in_range != UNSET || s->dither != UNSET;
+}
+
+/* The params for frames like `in` (NULL: untagged ones): the chroma siting, and with a
+ * conversion the source's coding from the in_* options or the frame's tags. */
+static void params_for(AVFilterContext *ctx, const AVFrame *in, clvf_scale_params *p)
+{
+    ScaleCLVFContext *s = ctx->priv;
+    AVFrame untagged = { .height = p->src_height };
+
+    if (!in)
+        in = &untagged;
+    p->chroma_location = ff_clvf_frame_chroma_location(in);
+    if (!converts(s))
+        return;
+    p->src_matrix = s->in_matrix != UNSET ? s->in_matrix : ff_clvf_frame_matrix(in);
+    p->src_range = s->in_range != UNSET ? s->in_range : ff_clvf_frame_range(in, p->format);
+    p->dst_matrix = s->matrix != UNSET ? s->matrix : p->src_matrix;
+    p->dst_range = ff_clvf_is_rgb(p->dst_format) ? CLVF_RANGE_PC : s->range != UNSET ? s->range : p->src_range;
+    p->dither = s->dither != UNSET ? s->dither : CLVF_DITHER_AUTO;
 }
 
 /* Options start "unset" (NULL, NaN, or the int sentinels below) so that a preset fills only what
@@ -69,6 +93,11 @@ static av_cold int scale_clvf_init(AVFilterContext *ctx)
     ff_clvf_route_log();
     if (s->preset && (err = ff_clvf_apply_preset(ctx, "scale_clvf", s->preset)) < 0)
         return err;
+    if (s->out_format != AV_PIX_FMT_NONE && !ff_clvf_format(s->out_format)) {
+        av_log(ctx, AV_LOG_ERROR, "option 'format': %s is not supported; allowed: nv12, yuv420p, p010le, yuv444p, "
+               "rgba, bgra\n", av_get_pix_fmt_name(s->out_format));
+        return AVERROR(EINVAL);
+    }
     if ((err = fill_defaults(s)) < 0)
         return err;
     clvf_scale_params_default(&s->params);
@@ -128,7 +157,8 @@ static int output_size(AVFilterContext *ctx, AVFilterLink *inlink, AVFilterLink 
                "each side must be 1 to 16384\n", w, h, s->w_expr, s->h_expr, inlink->w, inlink->h);
         return AVERROR(EINVAL);
     }
-    if ((w | h) & 1) {
+    if (((w | h) & 1) && outlink->format != AV_PIX_FMT_YUV444P && outlink->format != AV_PIX_FMT_RGBA &&
+        outlink->format != AV_PIX_FMT_BGRA) {
         av_log(ctx, AV_LOG_ERROR, "output size %dx%d (from w='%s' h='%s', input %dx%d) is odd: 4:2:0 output "
                "needs an even width and height; use -2 to keep the aspect ratio with even sizes, or "
                "force_divisible_by=2\n", w, h, s->w_expr, s->h_expr, inlink->w, inlink->h);
@@ -160,8 +190,16 @@ static int scale_clvf_config_output(AVFilterLink *outlink)
     int err;
 
     release_state(s);
-    if ((err = ff_clvf_input_format(ctx, inlink, ff_clvf_formats_420, &s->hw, &sw_format)) < 0)
+    enum AVPixelFormat out_sw;
+
+    if ((err = ff_clvf_input_format(ctx, inlink, scale_formats, &s->hw, &sw_format)) < 0)
         return err;
+    if (s->hw != (outlink->format == AV_PIX_FMT_OPENCL)) {
+        av_log(ctx, AV_LOG_ERROR, "the input is %s frames but the output %s: put hwupload or hwdownload around "
+               "the filter\n", s->hw ? "OpenCL" : "system-memory", s->hw ? "is not" : "is OpenCL");
+        return AVERROR(EINVAL);
+    }
+    out_sw = s->hw ? (s->out_format != AV_PIX_FMT_NONE ? s->out_format : sw_format) : outlink->format;
     if ((err = output_size(ctx, inlink, outlink)) < 0)
         return err;
     if (inlink->sample_aspect_ratio.num)
@@ -172,18 +210,19 @@ static int scale_clvf_config_output(AVFilterLink *outlink)
 
     if ((err = ff_clvf_open_device(ctx, inlink, s->device_spec, &s->device)) < 0)
         return err;
-    if (s->hw && (err = ff_clvf_output_frames(ctx, inlink, outlink, sw_format)) < 0)
+    if (s->hw && (err = ff_clvf_output_frames(ctx, inlink, outlink, out_sw)) < 0)
         return err;
 
     s->params.format = ff_clvf_format(sw_format);
+    s->params.dst_format = converts(s) ? ff_clvf_format(out_sw) : 0;
     s->params.src_width = inlink->w;
     s->params.src_height = inlink->h;
     s->params.dst_width = outlink->w;
     s->params.dst_height = outlink->h;
     s->params.src_storage = s->params.dst_storage = s->hw ? CLVF_STORAGE_CL_IMAGE : CLVF_STORAGE_HOST;
-    s->params.chroma_location = CLVF_CHROMA_LEFT;
-    av_log(ctx, AV_LOG_VERBOSE, "%dx%d -> %dx%d %s, %s\n", inlink->w, inlink->h, outlink->w, outlink->h,
-           av_get_pix_fmt_name(sw_format), s->algorithm);
+    params_for(ctx, NULL, &s->params);
+    av_log(ctx, AV_LOG_VERBOSE, "%dx%d -> %dx%d %s -> %s, %s\n", inlink->w, inlink->h, outlink->w, outlink->h,
+           av_get_pix_fmt_name(sw_format), av_get_pix_fmt_name(out_sw), s->algorithm);
     return create_scale(ctx);
 }
 
@@ -192,6 +231,7 @@ static int scale_clvf_filter_frame(AVFilterLink *inlink, AVFrame *in)
     AVFilterContext *ctx = inlink->dst;
     AVFilterLink *outlink = ctx->outputs[0];
     ScaleCLVFContext *s = ctx->priv;
+    clvf_scale_params wanted;
     clvf_frame src, dst;
     AVFrame *out = NULL;
     clvf_status st;
@@ -199,9 +239,11 @@ static int scale_clvf_filter_frame(AVFilterLink *inlink, AVFrame *in)
 
     if ((err = ff_clvf_check_frame(ctx, inlink, in, s->hw)) < 0)
         goto fail;
-    if (chroma_location(in->chroma_location) != s->params.chroma_location) {
-        /* Re-planned only when the stream's chroma siting differs from the one assumed. */
-        s->params.chroma_location = chroma_location(in->chroma_location);
+    wanted = s->params;
+    params_for(ctx, in, &wanted);
+    if (memcmp(&wanted, &s->params, sizeof(wanted))) {
+        /* Re-planned only when the stream's siting or (converting) coding differs from the one assumed. */
+        s->params = wanted;
         if ((err = create_scale(ctx)) < 0)
             goto fail;
     }
@@ -210,11 +252,14 @@ static int scale_clvf_filter_frame(AVFilterLink *inlink, AVFrame *in)
         goto fail;
 
     ff_clvf_describe_frame(in, s->hw, s->params.format, &src);
-    ff_clvf_describe_frame(out, s->hw, s->params.format, &dst);
+    ff_clvf_describe_frame(out, s->hw, s->params.dst_format ? s->params.dst_format : s->params.format, &dst);
     if ((st = clvf_scale_process(s->scale, &src, &dst)) != CLVF_OK) {
         err = ff_clvf_error(ctx, st, "scaling a frame");
         goto fail;
     }
+    if (s->params.dst_format)
+        ff_clvf_tag_frame(out, s->params.dst_format, s->params.dst_matrix, s->params.dst_range,
+                          s->params.chroma_location);
     av_frame_free(&in);
     return ff_filter_frame(outlink, out);
 
@@ -246,11 +291,37 @@ static const AVOption scale_clvf_options[] = {
     { "param0", "bicubic B, 0 to 1 (default 1/3); lanczos taps, 1 to 16 (default 3)",
       OFFSET(param0), AV_OPT_TYPE_DOUBLE, { .dbl = NAN }, 0, 16, FLAGS },
     { "param1", "bicubic C, 0 to 1 (default 1/3)", OFFSET(param1), AV_OPT_TYPE_DOUBLE, { .dbl = NAN }, 0, 1, FLAGS },
+    { "format", "convert to this pixel format in the same pass: nv12, yuv420p, p010le, yuv444p, rgba, bgra "
+      "(default: the input's)", OFFSET(out_format), AV_OPT_TYPE_PIXEL_FMT, { .i64 = AV_PIX_FMT_NONE }, -1, INT_MAX, FLAGS },
+    { "matrix", "convert to this matrix: bt709, bt601, smpte240m, bt2020nc (default: the input's)",
+      OFFSET(matrix), AV_OPT_TYPE_INT, { .i64 = UNSET }, UNSET, CLVF_MATRIX_BT2020_NCL, FLAGS, "matrix" },
+    CLVF_MATRIX_CONSTS("matrix"),
+    { "in_matrix", "the input's matrix when converting (default: the frame's; untagged: bt709 from 720 lines, "
+      "else bt601)", OFFSET(in_matrix), AV_OPT_TYPE_INT, { .i64 = UNSET }, UNSET, CLVF_MATRIX_BT2020_NCL, FLAGS,
+      "in_matrix" },
+    CLVF_MATRIX_CONSTS("in_matrix"),
+    { "range", "convert to this range: tv or pc (default: the input's)", OFFSET(range), AV_OPT_TYPE_INT,
+      { .i64 = UNSET }, UNSET, CLVF_RANGE_PC, FLAGS, "range" },
+    CLVF_RANGE_CONSTS("range"),
+    { "in_range", "the input's range when converting (default: the frame's; untagged: tv)", OFFSET(in_range),
+      AV_OPT_TYPE_INT, { .i64 = UNSET }, UNSET, CLVF_RANGE_PC, FLAGS, "in_range" },
+    CLVF_RANGE_CONSTS("in_range"),
+    { "dither", "when converting: auto (ordered when the output has fewer bits), none, ordered (default auto)",
+      OFFSET(dither), AV_OPT_TYPE_INT, { .i64 = UNSET }, UNSET, CLVF_DITHER_ORDERED, FLAGS, "dither" },
+    CLVF_DITHER_CONSTS("dither"),
     CLVF_DEVICE_OPTION(OFFSET(device_spec), FLAGS),
     { NULL }
 };
 
 AVFILTER_DEFINE_CLASS(scale_clvf);
+
+static int scale_clvf_query_formats(AVFilterContext *ctx)
+{
+    static const enum AVPixelFormat in_formats[] = {
+        AV_PIX_FMT_NV12, AV_PIX_FMT_YUV420P, AV_PIX_FMT_P010LE, AV_PIX_FMT_YUV444P, AV_PIX_FMT_OPENCL, AV_PIX_FMT_NONE
+    };
+    return ff_clvf_query_formats(ctx, in_formats, ((ScaleCLVFContext *)ctx->priv)->out_format);
+}
 
 CLVF_VIDEO_PADS(scale_clvf, scale_clvf_filter_frame, scale_clvf_config_output);
 
@@ -263,6 +334,6 @@ const AVFilter ff_vf_scale_clvf = {
     .uninit         = scale_clvf_uninit,
     FILTER_INPUTS(scale_clvf_inputs),
     FILTER_OUTPUTS(scale_clvf_outputs),
-    FILTER_PIXFMTS(AV_PIX_FMT_NV12, AV_PIX_FMT_YUV420P, AV_PIX_FMT_OPENCL),
+    FILTER_QUERY_FUNC(scale_clvf_query_formats),
     .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
 };

@@ -179,6 +179,8 @@ TEST_F(FfmpegScale, BadOptionsFailWithAClearMessage) {
       {"scale_clvf=device=no-such-device", "devices found"},
       {"scale_clvf=device=3.", "PLATFORM.DEVICE"},
       {"scale_clvf=w=20000:h=10", "each side must be 1 to 16384"},
+      {"scale_clvf=format=gray", "option 'format': gray is not supported; allowed: nv12, yuv420p, p010le"},
+      {"scale_clvf=matrix=4", "destination matrix 4 is not known; allowed: bt709"},
   };
   for (const auto& c : cases) expect_failure(c.vf, c.expect);
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): frames per second of colorspace_clvf and of FFmpeg's CPU converters
-# (zscale, colorspace) for 1080p BT.601 -> BT.709, and P010 -> NV12. One run, same machine, same
+# (zscale, colorspace) for 1080p BT.601 -> BT.709, P010 -> NV12, and P010 -> 720p NV12 with the
+# scale in the same filter. One run, same machine, same
 # input held in memory; ratios to zscale on the same source format.
 #   bash bench/colour_fps.sh [frames]      CLVF_DEVICE picks the OpenCL device (default: default)
 set -euo pipefail
@@ -20,6 +21,8 @@ rows=(
   "yuv420p|colorspace_clvf, yuv420p|colorspace_clvf=in_matrix=bt601:matrix=bt709|zscale, yuv420p"
   "yuv420p10le|zscale, yuv420p10 -> yuv420p|zscale=matrixin=2020_ncl:matrix=709:dither=ordered,format=yuv420p|"
   "p010le|colorspace_clvf, p010 -> nv12|colorspace_clvf=in_matrix=bt2020nc:matrix=bt709:format=nv12|zscale, yuv420p10 -> yuv420p"
+  "yuv420p10le|zscale, + 720p spline36|zscale=w=1280:h=720:filter=spline36:matrixin=2020_ncl:matrix=709:dither=ordered,format=yuv420p|"
+  "p010le|scale_clvf, p010 -> 720p nv12|scale_clvf=w=1280:h=720:algorithm=spline36:in_matrix=bt2020nc:matrix=bt709:format=nv12|zscale, + 720p spline36"
 )
 printf "1080p BT.601 -> BT.709 (and 10 -> 8 bit), %d frames, %s, device: %s\n" "$N" "$(nproc) cores" "${CLVF_DEVICE:-default}"
 printf "%-36s %10s %12s\n" "converter" "fps" "vs zscale"

@@ -170,8 +170,8 @@ float16 load16(__global const uchar *p, int off, int pitch, int x, int y, int ch
 
 #if VEC
 // 16 columns (vertically filtered, from the block's first table column) to the 16 luma samples
-// of the block: even and odd outputs each have their TAPS_H weights (pw), the odd ones starting
-// ODD_SHIFT columns later.
+// of the block: even and odd outputs each have their TAPS_H weights (pw), starting EVEN_SHIFT and
+// ODD_SHIFT columns after the block's first loaded column.
 // v.s[i] .. v.s[i + 7] (i constant once the tap loop is unrolled: a swizzle, not a memory trip).
 float8 window8(float16 v, int i) {
   switch (i) {
@@ -190,7 +190,7 @@ float8 window8(float16 v, int i) {
 float16 upsample16(float16 v, __global const float *pw) {
   float8 e = 0.0f, o = 0.0f;
   _Pragma("unroll") for (int i = 0; i < TAPS_H; ++i) {
-    e += pw[i] * window8(v, i);
+    e += pw[i] * window8(v, EVEN_SHIFT + i);
     o += pw[TAPS_H + i] * window8(v, ODD_SHIFT + i);
   }
   return (float16)(e.s0, o.s0, e.s1, o.s1, e.s2, o.s2, e.s3, o.s3, e.s4, o.s4, e.s5, o.s5, e.s6, o.s6, e.s7, o.s7);
@@ -284,7 +284,8 @@ float16 apply16(float4 r, float16 c0, float16 c1, float16 c2) { return r.x * c0 
   } while (0)
 
 // With VEC, `fast` marks the 16-pixel blocks the vector code may take: inside the plane and, when
-// chroma is resampled, where the tables follow their 2-periodic interior pattern (pw, ODD_SHIFT).
+// chroma is resampled, where the tables follow their 2-periodic interior pattern (pw, EVEN_SHIFT,
+// ODD_SHIFT).
 #define COLOUR_ARGS                                                                              \
   IN_PLANE(0), IN_PLANE(1), IN_PLANE(2), OUT_PLANE(0), OUT_PLANE(1), OUT_PLANE(2), float16 m,    \
       __global const int *hoff, __global const float *hw, __global const int *voff,             \
@@ -297,7 +298,7 @@ __kernel void colour_luma(COLOUR_ARGS) {
     float16 c0 = 0.0f, c1 = 0.0f, c2 = 0.0f;
     if (LUMA_NEED0) c0 = LOAD16_0(x0, y);
 #if LUMA_UP
-    const int base = hoff[x0], y0 = voff[y];
+    const int base = hoff[x0] - EVEN_SHIFT, y0 = voff[y];
     for (int j = 0; j < TAPS_V; ++j) {
       const float wv = vw[y * TAPS_V + j];
       if (LUMA_NEED1) c1 += wv * LOAD16_1(base, y0 + j);

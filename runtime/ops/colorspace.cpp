@@ -12,6 +12,13 @@
 #include "runtime/ops/frame_run.hpp"
 
 namespace clvf {
+
+struct VectorPlan {
+  std::vector<cl_uchar> fast;   // per block
+  std::vector<float> pattern;   // resampling: TAPS_H weights of even outputs, then of odd ones
+  int even_shift = 0, odd_shift = 0;  // their first columns after the block's first loaded one
+};
+
 namespace {
 
 constexpr const char* kOp = "colorspace";
@@ -86,11 +93,6 @@ std::string store16_statements(const PixelFormat& f, bool image, int sub) {
 }
 
 // Which 16-pixel blocks of a row may take the vector code, and with what horizontal pattern.
-struct VectorPlan {
-  std::vector<cl_uchar> fast;   // per block
-  std::vector<float> pattern;   // resampling: TAPS_H weights of even outputs, then of odd ones
-  int odd_shift = 0;
-};
 
 // Direct reads: every whole block. Resampling 2x: the blocks whose table rows repeat the
 // interior pattern (even and odd outputs) and whose 16 loaded columns lie inside the plane.
@@ -104,16 +106,18 @@ std::optional<VectorPlan> plan_vectors(int width, const ResampleTable* t, int sr
   }
   if (width < 48) return std::nullopt;
   const int mid = 16 * (blocks / 2), taps = t->stride;
-  v.odd_shift = t->offsets[mid + 1] - t->offsets[mid];
-  if (v.odd_shift < 0 || taps + v.odd_shift > 9) return std::nullopt;
+  // Interpolating filters give even outputs one tap, which may start after the odd outputs' first.
+  const int first = std::min(t->offsets[mid], t->offsets[mid + 1]);
+  v.even_shift = t->offsets[mid] - first, v.odd_shift = t->offsets[mid + 1] - first;
+  if (taps + std::max(v.even_shift, v.odd_shift) > 9) return std::nullopt;
   const auto row = [&](int x) { return t->weights.begin() + static_cast<size_t>(x) * taps; };
   v.pattern.assign(row(mid), row(mid) + taps);
   v.pattern.insert(v.pattern.end(), row(mid + 1), row(mid + 1) + taps);
   for (int b = 0; b < blocks; ++b) {
-    const int x0 = 16 * b;
-    bool ok = x0 + 16 <= width && t->offsets[x0] + 16 <= src_columns;
+    const int x0 = 16 * b, base = t->offsets[x0] - v.even_shift;
+    bool ok = x0 + 16 <= width && base >= 0 && base + 16 <= src_columns;
     for (int k = 0; ok && k < 8; ++k)
-      ok = t->offsets[x0 + 2 * k] == t->offsets[x0] + k && t->offsets[x0 + 2 * k + 1] == t->offsets[x0] + k + v.odd_shift &&
+      ok = t->offsets[x0 + 2 * k] == base + k + v.even_shift && t->offsets[x0 + 2 * k + 1] == base + k + v.odd_shift &&
            std::equal(row(x0 + 2 * k), row(x0 + 2 * k) + taps, v.pattern.begin()) &&
            std::equal(row(x0 + 2 * k + 1), row(x0 + 2 * k + 1) + taps, v.pattern.begin() + taps);
     v.fast[b] = ok;
@@ -183,7 +187,7 @@ Colorspace::Colorspace(std::shared_ptr<Device> device, const clvf_colorspace_par
     std::optional<VectorPlan> vec;
     if (vector_device && !(resample && !luma)) vec = plan_vectors(gw, resample ? &th : nullptr, resample ? cw : gw);
     const char* kernel = luma ? "colour_luma" : "colour_chroma";
-    pass.kernel = cl::Kernel(device_->program(variant_source(luma, resample, vec ? vec->odd_shift : -1, th, tv), "-cl-std=CL1.2"),
+    pass.kernel = cl::Kernel(device_->program(variant_source(luma, resample, vec ? &*vec : nullptr, th, tv), "-cl-std=CL1.2"),
                              kernel);
     pass.range = vec ? cl::NDRange((gw + 15) / 16, gh) : cl::NDRange(gw, gh);
     const auto& ctx = device_->context();
@@ -217,9 +221,8 @@ Colorspace::Colorspace(std::shared_ptr<Device> device, const clvf_colorspace_par
                "destination", zero_copy, true);
 }
 
-std::string Colorspace::variant_source(bool luma, bool resample, int odd_shift, const ResampleTable& th,
+std::string Colorspace::variant_source(bool luma, bool resample, const VectorPlan* vec, const ResampleTable& th,
                                        const ResampleTable& tv) const {
-  const bool vec = odd_shift >= 0;
   const PixelFormat& in = *src_format_;
   const PixelFormat& out = *dst_format_;
   const bool in_image = params_.src_storage == CLVF_STORAGE_CL_IMAGE;
@@ -236,8 +239,9 @@ std::string Colorspace::variant_source(bool luma, bool resample, int odd_shift, 
   define("OUT_MAX", out.max_value());
   define("ALPHA", fmt::format("{}.0f", out.max_value()));
   define("DITHER", int(dither_));
-  define("VEC", int(vec));
-  define("ODD_SHIFT", std::max(odd_shift, 0));
+  define("VEC", int(vec != nullptr));
+  define("EVEN_SHIFT", vec ? vec->even_shift : 0);
+  define("ODD_SHIFT", vec ? vec->odd_shift : 0);
   const bool alpha = in.components[3].plane >= 0 && out.components[3].plane >= 0;
   for (int k = 0; k < (alpha ? 4 : 3); ++k) {
     const Component& c = in.components[k];

@@ -20,6 +20,8 @@ namespace clvf {
 // Throws Error(INVALID_ARGUMENT) naming the bad field and what is allowed.
 void validate_colorspace_params(const clvf_colorspace_params& p);
 
+struct VectorPlan;  // how a pass takes 16 pixels per work-item (colorspace.cpp)
+
 class Colorspace {
  public:
   // float_source: the source is these planes of unrounded samples (a Scale's float output, in the
@@ -40,9 +42,9 @@ class Colorspace {
     cl::Buffer fast, pattern;    // 16 pixels per work-item: the blocks that take vector code
     std::string name;  // in kernel-time reports
   };
-  // The program text of the luma or chroma pass; odd_shift < 0: one pixel per work-item, else 16
-  // (see colour.cl).
-  std::string variant_source(bool luma, bool resample, int odd_shift, const ResampleTable& th,
+  // The program text of the luma or chroma pass; vec null: one pixel per work-item, else 16 (see
+  // colour.cl).
+  std::string variant_source(bool luma, bool resample, const VectorPlan* vec, const ResampleTable& th,
                              const ResampleTable& tv) const;
 
   std::shared_ptr<Device> device_;

@@ -1,6 +1,9 @@
 /* Benchmark (not a test): operation throughput through the C API alone, no FFmpeg, for host
  * frames (upload + kernels + download) and for frames already in cl buffers (kernels only).
- *   throughput scale [algorithm] [frames] [SRC_WxH] [DST_WxH]  defaults: bicubic 300 1920x1080 1280x720
+ *   throughput scale [algorithm[:SRC_FMT:DST_FMT]] [frames] [SRC_WxH] [DST_WxH]
+ *                                                   defaults: bicubic 300 1920x1080 1280x720, NV12
+ *   (with formats, the scale converts in the same operation: p010 is taken as BT.2020 and
+ *   converted to BT.709)
  *   throughput denoise [s:p:r[:t]] [frames] [WxH]              defaults: 4:7:15:0 20 1920x1080
  *   throughput colorspace [in:out[:SRC_FMT:DST_FMT]] [frames] [WxH]  defaults: bt601:bt709:nv12:nv12 300 1920x1080
  *   (formats nv12 or p010)
@@ -77,7 +80,7 @@ int main(int argc, char **argv)
         (!denoise && !colour && argc > 5 && sscanf(argv[5], "%dx%d", &w, &h) != 2) ||
         (denoise && sscanf(setting, "%lf:%d:%d:%d", &s, &p, &r, &t) < 3) ||
         (colour && sscanf(setting, "%31[^:]:%31[^:]:%31[^:]:%31s", in_matrix, out_matrix, src_fmt, dst_fmt) < 2)) {
-        fprintf(stderr, "usage: %s scale [algorithm] [frames] [SRC_WxH] [DST_WxH]\n"
+        fprintf(stderr, "usage: %s scale [algorithm[:SRC_FMT:DST_FMT]] [frames] [SRC_WxH] [DST_WxH]\n"
                         "       %s denoise [s:p:r[:t]] [frames] [WxH]\n"
                         "       %s colorspace [in:out] [frames] [WxH]\n", argv[0], argv[0], argv[0]);
         return 2;
@@ -90,7 +93,7 @@ int main(int argc, char **argv)
     for (int mode = 0; mode < 2; mode++) {
         clvf_storage storage = mode ? CLVF_STORAGE_CL_BUFFER : CLVF_STORAGE_HOST;
         /* NV12 frames (P010: twice the bytes). */
-        size_t in_bytes = (size_t)W * H * (colour ? 6 : 3) / 2, out_bytes = (size_t)w * h * (colour ? 6 : 3) / 2;
+        size_t in_bytes = (size_t)W * H * 6 / 2, out_bytes = (size_t)w * h * 6 / 2;
         unsigned char *in = malloc(in_bytes), *out = malloc(out_bytes);
         cl_mem bin, bout;
         clvf_frame a, b;
@@ -132,12 +135,20 @@ int main(int argc, char **argv)
             sp.format = CLVF_PIX_NV12;
             sp.src_width = W, sp.src_height = H, sp.dst_width = w, sp.dst_height = h;
             sp.src_storage = sp.dst_storage = storage;
-            if (clvf_scale_algorithm_from_name(setting, &sp.algorithm) != CLVF_OK || clvf_scale_create(dev, &sp, &sc) != CLVF_OK)
+            char algorithm[32] = "";
+            if (sscanf(setting, "%31[^:]:%31[^:]:%31s", algorithm, src_fmt, dst_fmt) == 3) {
+                if (clvf_pixel_format_from_name(src_fmt, &sp.format) != CLVF_OK ||
+                    clvf_pixel_format_from_name(dst_fmt, &sp.dst_format) != CLVF_OK)
+                    return fail("format");
+                if (sp.format == CLVF_PIX_P010)
+                    sp.src_matrix = CLVF_MATRIX_BT2020_NCL, sp.dst_matrix = CLVF_MATRIX_BT709;
+            }
+            if (clvf_scale_algorithm_from_name(algorithm, &sp.algorithm) != CLVF_OK || clvf_scale_create(dev, &sp, &sc) != CLVF_OK)
                 return fail("scale");
             o = (op){sc, (void *)clvf_scale_process, (void *)clvf_scale_profile, (void *)clvf_scale_release};
         }
-        describe(&a, storage, in, bin, W, H, colour && !strcmp(src_fmt, "p010") ? 2 : 1);
-        describe(&b, storage, out, bout, w, h, colour && !strcmp(dst_fmt, "p010") ? 2 : 1);
+        describe(&a, storage, in, bin, W, H, !denoise && !strcmp(src_fmt, "p010") ? 2 : 1);
+        describe(&b, storage, out, bout, w, h, !denoise && !strcmp(dst_fmt, "p010") ? 2 : 1);
         o.process(o.handle, &a, &b); /* warm */
         t0 = now();
         for (int i = 0; i < frames; i++)

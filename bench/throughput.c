@@ -1,5 +1,7 @@
 /* Benchmark (not a test): operation throughput through the C API alone, no FFmpeg, for host
- * frames (upload + kernels + download) and for frames already in cl buffers (kernels only).
+ * frames one at a time (upload + kernels + download), host frames with CLVF_MAX_IN_FLIGHT in
+ * flight (submit / complete: copies overlap kernels on discrete GPUs), and frames already in cl
+ * buffers (kernels only).
  *   throughput scale [algorithm[:SRC_FMT:DST_FMT]] [frames] [SRC_WxH] [DST_WxH]
  *                                                   defaults: bicubic 300 1920x1080 1280x720, NV12
  *   (with formats, the scale converts in the same operation: p010 is taken as BT.2020 and
@@ -19,9 +21,14 @@
 #include <CL/cl.h>
 #include <clvf/clvf.h>
 
+#define CLVF_STR_(x) #x
+#define CLVF_STR(x) CLVF_STR_(x)
+
 typedef struct op {
     void *handle;
     clvf_status (*process)(void *, const clvf_frame *, const clvf_frame *);
+    clvf_status (*submit)(void *, const clvf_frame *, const clvf_frame *); /* NULL: no asynchronous use */
+    clvf_status (*complete)(void *);
     const char *(*profile)(const void *);
     void (*release)(void *);
 } op;
@@ -90,8 +97,8 @@ int main(int argc, char **argv)
     if (clvf_device_open(NULL, &dev) != CLVF_OK || clvf_device_handles(dev, &ctx, NULL, NULL) != CLVF_OK)
         return fail("device");
     printf("%s %dx%d -> %dx%d NV12 %s, %d frames, %s\n", argv[1], W, H, w, h, setting, frames, clvf_device_name(dev));
-    for (int mode = 0; mode < 2; mode++) {
-        clvf_storage storage = mode ? CLVF_STORAGE_CL_BUFFER : CLVF_STORAGE_HOST;
+    for (int mode = 0; mode < 3; mode++) {
+        clvf_storage storage = mode == 2 ? CLVF_STORAGE_CL_BUFFER : CLVF_STORAGE_HOST;
         /* NV12 frames (P010: twice the bytes). */
         size_t in_bytes = (size_t)W * H * 6 / 2, out_bytes = (size_t)w * h * 6 / 2;
         unsigned char *in = malloc(in_bytes), *out = malloc(out_bytes);
@@ -114,8 +121,8 @@ int main(int argc, char **argv)
             dp.src_storage = dp.dst_storage = storage;
             if (clvf_denoise_create(dev, &dp, &d) != CLVF_OK)
                 return fail("denoise");
-            o = (op){d, t ? (void *)denoise_stream : (void *)clvf_denoise_process, (void *)clvf_denoise_profile,
-                     (void *)clvf_denoise_release};
+            o = (op){d, t ? (void *)denoise_stream : (void *)clvf_denoise_process, NULL, NULL,
+                     (void *)clvf_denoise_profile, (void *)clvf_denoise_release};
         } else if (colour) {
             clvf_colorspace_params cp;
             clvf_colorspace *c = NULL;
@@ -127,7 +134,8 @@ int main(int argc, char **argv)
                 clvf_matrix_from_name(in_matrix, &cp.src_matrix) != CLVF_OK ||
                 clvf_matrix_from_name(out_matrix, &cp.dst_matrix) != CLVF_OK || clvf_colorspace_create(dev, &cp, &c) != CLVF_OK)
                 return fail("colorspace");
-            o = (op){c, (void *)clvf_colorspace_process, (void *)clvf_colorspace_profile, (void *)clvf_colorspace_release};
+            o = (op){c, (void *)clvf_colorspace_process, (void *)clvf_colorspace_submit, (void *)clvf_colorspace_complete,
+                     (void *)clvf_colorspace_profile, (void *)clvf_colorspace_release};
         } else {
             clvf_scale_params sp;
             clvf_scale *sc = NULL;
@@ -145,19 +153,44 @@ int main(int argc, char **argv)
             }
             if (clvf_scale_algorithm_from_name(algorithm, &sp.algorithm) != CLVF_OK || clvf_scale_create(dev, &sp, &sc) != CLVF_OK)
                 return fail("scale");
-            o = (op){sc, (void *)clvf_scale_process, (void *)clvf_scale_profile, (void *)clvf_scale_release};
+            o = (op){sc, (void *)clvf_scale_process, (void *)clvf_scale_submit, (void *)clvf_scale_complete,
+                     (void *)clvf_scale_profile, (void *)clvf_scale_release};
         }
         describe(&a, storage, in, bin, W, H, !denoise && !strcmp(src_fmt, "p010") ? 2 : 1);
         describe(&b, storage, out, bout, w, h, !denoise && !strcmp(dst_fmt, "p010") ? 2 : 1);
         o.process(o.handle, &a, &b); /* warm */
+        if (mode == 1 && !o.submit) {
+            o.release(o.handle);
+            clReleaseMemObject(bin);
+            clReleaseMemObject(bout);
+            free(in);
+            free(out);
+            continue;
+        }
         t0 = now();
-        for (int i = 0; i < frames; i++)
-            if (o.process(o.handle, &a, &b) != CLVF_OK)
+        for (int i = 0; i < frames; i++) {
+            clvf_status st;
+            if (mode != 1) {
+                st = o.process(o.handle, &a, &b);
+            } else {
+                /* Every frame reads the same input and writes the same output: a benchmark of the
+                 * pipeline, not of distinct frames. */
+                st = i >= CLVF_MAX_IN_FLIGHT ? o.complete(o.handle) : CLVF_OK;
+                if (st == CLVF_OK)
+                    st = o.submit(o.handle, &a, &b);
+            }
+            if (st != CLVF_OK)
                 return fail("process");
+        }
+        for (int i = 0; mode == 1 && i < (frames < CLVF_MAX_IN_FLIGHT ? frames : CLVF_MAX_IN_FLIGHT); i++)
+            if (o.complete(o.handle) != CLVF_OK)
+                return fail("complete");
         elapsed = now() - t0;
-        printf("  %-40s %9.3f ms/frame %10.1f fps\n",
-               mode ? "cl buffers (kernels only)" : "host frames (upload, kernels, download)", elapsed / frames * 1e3,
-               frames / elapsed);
+        printf("  %-44s %9.3f ms/frame %10.1f fps\n",
+               mode == 0   ? "host frames, one at a time"
+               : mode == 1 ? "host frames, " CLVF_STR(CLVF_MAX_IN_FLIGHT) " in flight"
+                           : "cl buffers (kernels only)",
+               elapsed / frames * 1e3, frames / elapsed);
         printf("%s", o.profile(o.handle));
         o.release(o.handle);
         clReleaseMemObject(bin);

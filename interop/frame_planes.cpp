@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <cstring>
 
 #include "runtime/error.hpp"
 
@@ -13,17 +14,35 @@ namespace {
 size_t span(const PlaneShape& s, size_t pitch) { return pitch * (s.rows - 1) + s.row_bytes; }
 }  // namespace
 
-FramePlanes::FramePlanes(const cl::Context& context, clvf_storage storage, std::vector<PlaneShape> shapes,
-                         const char* which, bool zero_copy_host, bool is_output)
-    : context_(context), storage_(storage), shapes_(std::move(shapes)), which_(which),
+FramePlanes::FramePlanes(const cl::Context& context, const cl::CommandQueue& queue, clvf_storage storage,
+                         std::vector<PlaneShape> shapes, const char* which, bool zero_copy_host, bool is_output,
+                         int slots)
+    : context_(context), queue_(queue), storage_(storage), shapes_(std::move(shapes)), which_(which),
       zero_copy_(zero_copy_host && storage == CLVF_STORAGE_HOST), is_output_(is_output) {
-  if (storage_ != CLVF_STORAGE_HOST || zero_copy_) return;
-  for (const PlaneShape& s : shapes_)
-    staging_.emplace_back(context, CL_MEM_READ_WRITE, s.row_bytes * s.rows);
+  if (!staged()) return;
+  staging_.resize(slots);
+  for (auto& slot : staging_)
+    for (const PlaneShape& s : shapes_) {
+      const size_t bytes = s.row_bytes * s.rows;
+      Staging st{cl::Buffer(context, CL_MEM_READ_WRITE, bytes),
+                 cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes)};
+      st.host = queue_.enqueueMapBuffer(st.pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes);
+      slot.push_back(std::move(st));
+    }
 }
 
-void FramePlanes::bind(const clvf_frame& frame) {
+FramePlanes::~FramePlanes() {
+  try {
+    for (auto& slot : staging_)
+      for (Staging& st : slot) queue_.enqueueUnmapMemObject(st.pinned, st.host);
+    if (!staging_.empty()) queue_.finish();
+  } catch (...) {
+  }
+}
+
+void FramePlanes::bind(const clvf_frame& frame, int slot) {
   validate(frame);
+  slot_ = slot;
   wrapped_.clear();
   if (!zero_copy_) return;
   const cl_mem_flags access = is_output_ ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY;
@@ -68,7 +87,7 @@ cl_uint FramePlanes::set_args(cl::Kernel& kernel, cl_uint index, const clvf_fram
   const clvf_plane& p = frame.planes[plane];
   switch (storage_) {
     case CLVF_STORAGE_HOST:
-      kernel.setArg(index, zero_copy_ ? wrapped_[plane] : staging_[plane]);
+      kernel.setArg(index, zero_copy_ ? wrapped_[plane] : staging_[slot_][plane].device);
       kernel.setArg(index + 1, 0);
       kernel.setArg(index + 2, static_cast<int>(zero_copy_ ? p.pitch : shapes_[plane].row_bytes));
       return index + 3;
@@ -84,24 +103,41 @@ cl_uint FramePlanes::set_args(cl::Kernel& kernel, cl_uint index, const clvf_fram
   return index;
 }
 
-void FramePlanes::upload(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane) const {
-  if (storage_ != CLVF_STORAGE_HOST || zero_copy_) return;  // a fresh USE_HOST_PTR buffer holds the data
+void FramePlanes::upload(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane,
+                         std::vector<cl::Event>& done) {
+  if (!staged()) return;  // a fresh USE_HOST_PTR buffer holds the data
   const PlaneShape& s = shapes_[plane];
-  queue.enqueueWriteBufferRect(staging_[plane], CL_FALSE, {0, 0, 0}, {0, 0, 0}, {s.row_bytes, s.rows, 1}, s.row_bytes,
-                               0, frame.planes[plane].pitch, 0, frame.planes[plane].data);
+  const Staging& st = staging_[slot_][plane];
+  const auto* from = static_cast<const uint8_t*>(frame.planes[plane].data);
+  for (size_t y = 0; y < s.rows; ++y)
+    std::memcpy(static_cast<uint8_t*>(st.host) + y * s.row_bytes, from + y * frame.planes[plane].pitch, s.row_bytes);
+  done.emplace_back();
+  queue.enqueueWriteBuffer(st.device, CL_FALSE, 0, s.row_bytes * s.rows, st.host, nullptr, &done.back());
 }
 
-void FramePlanes::download(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane) const {
+void FramePlanes::download(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane,
+                           const std::vector<cl::Event>& after, std::vector<cl::Event>& done) {
   if (storage_ != CLVF_STORAGE_HOST) return;
   const PlaneShape& s = shapes_[plane];
+  done.emplace_back();
   if (zero_copy_) {
     const size_t bytes = span(s, frame.planes[plane].pitch);
-    void* mapped = queue.enqueueMapBuffer(wrapped_[plane], CL_FALSE, CL_MAP_READ, 0, bytes);
-    queue.enqueueUnmapMemObject(wrapped_[plane], mapped);
+    void* mapped = queue.enqueueMapBuffer(wrapped_[plane], CL_FALSE, CL_MAP_READ, 0, bytes, &after);
+    queue.enqueueUnmapMemObject(wrapped_[plane], mapped, nullptr, &done.back());
     return;
   }
-  queue.enqueueReadBufferRect(staging_[plane], CL_FALSE, {0, 0, 0}, {0, 0, 0}, {s.row_bytes, s.rows, 1}, s.row_bytes,
-                              0, frame.planes[plane].pitch, 0, frame.planes[plane].data);
+  const Staging& st = staging_[slot_][plane];
+  queue.enqueueReadBuffer(st.device, CL_FALSE, 0, s.row_bytes * s.rows, st.host, &after, &done.back());
+}
+
+void FramePlanes::finish_download(const clvf_frame& frame, int slot) const {
+  if (!staged()) return;
+  for (size_t plane = 0; plane < shapes_.size(); ++plane) {
+    const PlaneShape& s = shapes_[plane];
+    const auto* from = static_cast<const uint8_t*>(staging_[slot][plane].host);
+    auto* to = static_cast<uint8_t*>(frame.planes[plane].data);
+    for (size_t y = 0; y < s.rows; ++y) std::memcpy(to + y * frame.planes[plane].pitch, from + y * s.row_bytes, s.row_bytes);
+  }
 }
 
 }  // namespace clvf

@@ -1,12 +1,14 @@
 // How an operation's kernels reach the planes of a frame, whatever the frame's storage:
 //   host      system memory: used in place through CL_MEM_USE_HOST_PTR buffers wrapped around
 //             the frame's planes where the device shares host memory (zero copy: a map after the
-//             kernels makes the results visible), else staged through device buffers allocated
-//             once at plan time (uploaded before the kernels, downloaded after);
+//             kernels makes the results visible), else staged (discrete GPUs): copied into pinned
+//             host memory, moved to device buffers by DMA, and back the same way; pinned and
+//             device buffers are allocated once at plan time, one set per frame in flight;
 //   buffer    the caller's cl_mem buffers, used in place (offset + pitch);
 //   image     the caller's image2d objects, used in place.
 // Everything about a frame is checked before anything is enqueued, so a bad frame leaves the
-// destination untouched. One frame at a time: bind, set_args/upload/download, unbind.
+// destination untouched. Per frame: bind (into a slot), set_args / upload / download, finish,
+// unbind.
 #pragma once
 #include <vector>
 
@@ -23,37 +25,55 @@ struct PlaneShape {
 
 class FramePlanes {
  public:
-  // `which` names the frame in messages ("source", "destination").
-  FramePlanes(const cl::Context& context, clvf_storage storage, std::vector<PlaneShape> shapes, const char* which,
-              bool zero_copy_host, bool is_output);
+  // `which` names the frame in messages ("source", "destination"); `slots` frames may be in
+  // flight at once (staged host storage keeps a set of buffers per slot); `queue` maps the pinned
+  // memory once.
+  FramePlanes(const cl::Context& context, const cl::CommandQueue& queue, clvf_storage storage,
+              std::vector<PlaneShape> shapes, const char* which, bool zero_copy_host, bool is_output, int slots = 1);
+  ~FramePlanes();
+  FramePlanes(const FramePlanes&) = delete;
+  FramePlanes& operator=(const FramePlanes&) = delete;
 
   // Validates (Error(INVALID_ARGUMENT) naming the plane and what it lacks), then (zero-copy host
-  // storage) wraps the frame's planes for this frame's kernels.
-  // Bind the source and the destination before enqueueing anything, so that a bad frame fails
-  // first.
-  void bind(const clvf_frame& frame);
+  // storage) wraps the frame's planes for this frame's kernels. The frame uses `slot` until its
+  // next bind. Bind the source and the destination before enqueueing anything, so that a bad
+  // frame fails first.
+  void bind(const clvf_frame& frame, int slot = 0);
   // The checks of bind alone (Error(INVALID_ARGUMENT)), for a frame used later.
   void validate(const clvf_frame& frame) const;
   clvf_storage storage() const { return storage_; }
   size_t plane_count() const { return shapes_.size(); }
-  // Drops the wrappers (after the queue has finished with them).
+  // Host storage on a device without shared memory: copies go through pinned staging.
+  bool staged() const { return storage_ == CLVF_STORAGE_HOST && !zero_copy_; }
+  // Drops the zero-copy wrappers (after the queue has finished with them).
   void unbind() { wrapped_.clear(); }
   // Kernel arguments for plane i from `index` on: buffer, byte offset, byte pitch (host and
   // buffer storage) or the image alone. Returns the index after them.
   cl_uint set_args(cl::Kernel& kernel, cl_uint index, const clvf_frame& frame, size_t plane) const;
-  // Host storage only (no-ops otherwise): non-blocking copies into / out of the staging buffer,
-  // or, zero copy, the map and unmap that make the device's writes visible to the host.
-  void upload(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane) const;
-  void download(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane) const;
+  // Host storage only (no-ops otherwise). upload: staged, copies the plane into pinned memory and
+  // enqueues its DMA to the device buffer; download: staged, enqueues the DMA back into pinned
+  // memory (finish_download then copies it into the frame), zero copy, the map and unmap that
+  // make the device's writes visible. Each appends the event of its last command to `done`.
+  void upload(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane, std::vector<cl::Event>& done);
+  void download(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane,
+                const std::vector<cl::Event>& after, std::vector<cl::Event>& done);
+  // Staged destinations, once the downloads of the frame in `slot` have completed.
+  void finish_download(const clvf_frame& frame, int slot) const;
 
  private:
+  struct Staging {
+    cl::Buffer device, pinned;
+    void* host = nullptr;  // pinned, mapped for the object's life
+  };
   cl::Context context_;
+  cl::CommandQueue queue_;
   clvf_storage storage_;
   std::vector<PlaneShape> shapes_;
-  std::vector<cl::Buffer> staging_;  // host storage, copied
-  std::vector<cl::Buffer> wrapped_;  // host storage, zero copy: the bound frame's planes
+  std::vector<std::vector<Staging>> staging_;  // [slot][plane], staged host storage
+  std::vector<cl::Buffer> wrapped_;            // host storage, zero copy: the bound frame's planes
   const char* which_;
   bool zero_copy_ = false, is_output_ = false;
+  int slot_ = 0;
 };
 
 }  // namespace clvf

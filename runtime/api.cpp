@@ -122,6 +122,22 @@ CLVF_API clvf_status clvf_scale_process(clvf_scale* scale, const clvf_frame* src
   });
 }
 
+CLVF_API clvf_status clvf_scale_submit(clvf_scale* scale, const clvf_frame* src, const clvf_frame* dst) {
+  return api_call([&] {
+    require(scale, "clvf_scale_submit: scale");
+    require(src, "clvf_scale_submit: src");
+    require(dst, "clvf_scale_submit: dst");
+    scale->impl->submit(*src, *dst);
+  });
+}
+
+CLVF_API clvf_status clvf_scale_complete(clvf_scale* scale) {
+  return api_call([&] {
+    require(scale, "clvf_scale_complete: scale");
+    scale->impl->complete();
+  });
+}
+
 CLVF_API void clvf_scale_release(clvf_scale* scale) { delete scale; }
 
 namespace {
@@ -267,6 +283,23 @@ CLVF_API clvf_status clvf_colorspace_process(clvf_colorspace* colorspace, const 
     require(src, "clvf_colorspace_process: src");
     require(dst, "clvf_colorspace_process: dst");
     colorspace->impl->process(*src, *dst);
+  });
+}
+
+CLVF_API clvf_status clvf_colorspace_submit(clvf_colorspace* colorspace, const clvf_frame* src,
+                                            const clvf_frame* dst) {
+  return api_call([&] {
+    require(colorspace, "clvf_colorspace_submit: colorspace");
+    require(src, "clvf_colorspace_submit: src");
+    require(dst, "clvf_colorspace_submit: dst");
+    colorspace->impl->submit(*src, *dst);
+  });
+}
+
+CLVF_API clvf_status clvf_colorspace_complete(clvf_colorspace* colorspace) {
+  return api_call([&] {
+    require(colorspace, "clvf_colorspace_complete: colorspace");
+    colorspace->impl->complete();
   });
 }
 

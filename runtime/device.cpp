@@ -54,6 +54,9 @@ Device::Device(cl::Context context, cl::Device device, cl::CommandQueue queue)
   const char* no_zero_copy = std::getenv("CLVF_NO_ZERO_COPY");
   zero_copy_host_ = device_.getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY>() && !(no_zero_copy && *no_zero_copy == '1');
   profiling_ = queue_.getInfo<CL_QUEUE_PROPERTIES>() & CL_QUEUE_PROFILING_ENABLE;
+  const cl_command_queue_properties props = profiling_ ? CL_QUEUE_PROFILING_ENABLE : 0;
+  upload_queue_ = cl::CommandQueue(context_, device_, props);
+  download_queue_ = cl::CommandQueue(context_, device_, props);
   if (profiling_requested() && !profiling_)
     log(CLVF_LOG_WARNING, "CLVF_PROFILE is set, but the caller's queue has no CL_QUEUE_PROFILING_ENABLE: no kernel times");
   log(CLVF_LOG_INFO, "using OpenCL device {}", name_);

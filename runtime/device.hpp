@@ -23,6 +23,10 @@ class Device {
   const cl::Context& context() const { return context_; }
   const cl::Device& device() const { return device_; }
   const cl::CommandQueue& queue() const { return queue_; }
+  // In-order queues of clvf's own for copies to and from system memory, so that a frame's upload
+  // and another's download can overlap the kernels on queue() (discrete GPUs; events order them).
+  const cl::CommandQueue& upload_queue() const { return upload_queue_; }
+  const cl::CommandQueue& download_queue() const { return download_queue_; }
   const std::string& name() const { return name_; }
   bool supports_image_format(cl_channel_order order, cl_channel_type type) const;
   // Kernels can use system memory in place (CPU devices, integrated GPUs), unless
@@ -40,7 +44,7 @@ class Device {
 
   cl::Context context_;
   cl::Device device_;
-  cl::CommandQueue queue_;
+  cl::CommandQueue queue_, upload_queue_, download_queue_;
   std::string name_;
   std::vector<cl::ImageFormat> image_formats_;
   bool zero_copy_host_ = false;

@@ -15,7 +15,12 @@ cl::Event* KernelProfile::track(bool enabled, const std::string& name) {
 }
 
 void KernelProfile::collect() {
-  for (auto& [index, event] : pending_) {
+  // Frames still in flight keep their events for a later call.
+  const auto done = std::stable_partition(pending_.begin(), pending_.end(), [](const auto& p) {
+    return p.second.template getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() == CL_COMPLETE;
+  });
+  for (auto it = pending_.begin(); it != done; ++it) {
+    auto& [index, event] = *it;
     const double ms =
         (event.getProfilingInfo<CL_PROFILING_COMMAND_END>() - event.getProfilingInfo<CL_PROFILING_COMMAND_START>()) * 1e-6;
     Totals& t = totals_[index];
@@ -24,7 +29,7 @@ void KernelProfile::collect() {
     t.sum_ms += ms;
     ++t.count;
   }
-  pending_.clear();
+  pending_.erase(pending_.begin(), done);
 }
 
 std::string KernelProfile::report() const {

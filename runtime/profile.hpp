@@ -14,7 +14,8 @@ class KernelProfile {
   // The event to pass to an enqueue (use it at once: the next call may move it), or nullptr
   // when profiling is off.
   cl::Event* track(bool enabled, const std::string& name);
-  // After the queue has finished: adds the recorded events' durations to the totals.
+  // Adds the durations of the recorded events that have completed to the totals (the others wait
+  // for a later call).
   void collect();
   // After a failed frame: forgets its events (some may never have run).
   void discard() { pending_.clear(); }

@@ -181,6 +181,14 @@ CLVF_API clvf_status clvf_scale_create(clvf_device *device, const clvf_scale_par
 /* Scales src into dst (storages as given at creation). Returns when dst is complete. */
 CLVF_API clvf_status clvf_scale_process(clvf_scale *scale, const clvf_frame *src,
                                         const clvf_frame *dst);
+/* Asynchronous use, for several frames in flight (on a discrete GPU one frame's copies then
+ * overlap another's kernels): submit starts the frame and returns; complete waits for the oldest
+ * frame submitted and finishes it (with host storage its output is in dst when complete
+ * returns). At most CLVF_MAX_IN_FLIGHT frames may be in flight; src and dst must stay valid and
+ * unchanged until their frame completes. A failed submit leaves nothing in flight for that frame. */
+#define CLVF_MAX_IN_FLIGHT 3
+CLVF_API clvf_status clvf_scale_submit(clvf_scale *scale, const clvf_frame *src, const clvf_frame *dst);
+CLVF_API clvf_status clvf_scale_complete(clvf_scale *scale);
 CLVF_API void clvf_scale_release(clvf_scale *scale);
 /* Kernel times so far, one line per kernel and plane (runs, mean/min/max ms, share), when the
  * device's queue records them (CLVF_PROFILE=1, or a wrapped queue with
@@ -275,6 +283,10 @@ CLVF_API clvf_status clvf_colorspace_create(clvf_device *device, const clvf_colo
  * is complete. */
 CLVF_API clvf_status clvf_colorspace_process(clvf_colorspace *colorspace, const clvf_frame *src,
                                              const clvf_frame *dst);
+/* Asynchronous use, as clvf_scale_submit / clvf_scale_complete. */
+CLVF_API clvf_status clvf_colorspace_submit(clvf_colorspace *colorspace, const clvf_frame *src,
+                                            const clvf_frame *dst);
+CLVF_API clvf_status clvf_colorspace_complete(clvf_colorspace *colorspace);
 CLVF_API void clvf_colorspace_release(clvf_colorspace *colorspace);
 /* Kernel times, as clvf_scale_profile. */
 CLVF_API const char *clvf_colorspace_profile(const clvf_colorspace *colorspace);

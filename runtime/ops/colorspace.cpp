@@ -214,11 +214,12 @@ Colorspace::Colorspace(std::shared_ptr<Device> device, const clvf_colorspace_par
   if (dst_sub) add_pass(false, chroma_down, cw, ch, down_h, down_v);
 
   const bool zero_copy = device_->zero_copy_host();
+  const int slots = FramePipeline::kDepth;
   if (!float_in)
-    src_.emplace(device_->context(), params_.src_storage, plane_shapes(planes_of(params_.src_format, w, h)), "source",
-                 zero_copy, false);
-  dst_.emplace(device_->context(), params_.dst_storage, plane_shapes(planes_of(params_.dst_format, w, h)),
-               "destination", zero_copy, true);
+    src_.emplace(device_->context(), device_->queue(), params_.src_storage,
+                 plane_shapes(planes_of(params_.src_format, w, h)), "source", zero_copy, false, slots);
+  dst_.emplace(device_->context(), device_->queue(), params_.dst_storage,
+               plane_shapes(planes_of(params_.dst_format, w, h)), "destination", zero_copy, true, slots);
 }
 
 std::string Colorspace::variant_source(bool luma, bool resample, const VectorPlan* vec, const ResampleTable& th,
@@ -274,10 +275,17 @@ std::string Colorspace::variant_source(bool luma, bool resample, const VectorPla
 }
 
 void Colorspace::process(const clvf_frame& src, const clvf_frame& dst) {
+  submit(src, dst);
+  complete();
+}
+
+void Colorspace::complete() { pipeline_.complete(&*dst_, profile_); }
+
+void Colorspace::submit(const clvf_frame& src, const clvf_frame& dst) {
   const auto& q = device_->queue();
   const bool timed = device_->profiling();
   const size_t src_planes = src_format_->planes.size(), dst_planes = dst_format_->planes.size();
-  run_frame(*device_, profile_, src_ ? &*src_ : nullptr, &*dst_, src, dst, passes_.size(), [&](size_t i) {
+  pipeline_.submit(*device_, profile_, src_ ? &*src_ : nullptr, &*dst_, src, dst, passes_.size(), [&](size_t i) {
     Pass& pass = passes_[i];
     cl_uint arg = 0;
     for (size_t p = 0; p < 3; ++p) {

@@ -11,6 +11,7 @@
 #include "runtime/cl.hpp"
 #include "runtime/device.hpp"
 #include "runtime/ops/colour_matrix.hpp"
+#include "runtime/ops/frame_run.hpp"
 #include "runtime/ops/resample_table.hpp"
 #include "runtime/ops/scale.hpp"
 #include "runtime/profile.hpp"
@@ -30,6 +31,12 @@ class Colorspace {
              std::vector<FloatPlane> float_source = {});
   // With a float source, src is not used.
   void process(const clvf_frame& src, const clvf_frame& dst);
+  // Asynchronous, as Scale's.
+  void submit(const clvf_frame& src, const clvf_frame& dst);
+  void complete();
+  size_t in_flight() const { return pipeline_.in_flight(); }
+  // The checks submit makes of a destination frame, alone (Error(INVALID_ARGUMENT)).
+  void validate_destination(const clvf_frame& dst) const { dst_->validate(dst); }
   std::string profile_report() const { return profile_.report(); }
   // The map the kernels apply (for tests and logs).
   const Affine& affine() const { return affine_; }
@@ -58,6 +65,7 @@ class Colorspace {
   std::vector<FloatPlane> float_source_;
   std::optional<FramePlanes> src_, dst_;
   KernelProfile profile_;
+  FramePipeline pipeline_;
 };
 
 }  // namespace clvf

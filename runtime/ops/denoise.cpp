@@ -162,8 +162,10 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
   frame_offsets_.assign(planes_.size(), {});
   for (auto& offsets : frame_offsets_) offsets.reserve(2 * radius_ + 1);
   const bool zero_copy = device_->zero_copy_host();
-  src_.emplace(device_->context(), params_.src_storage, plane_shapes(geometry), "source", zero_copy, false);
-  dst_.emplace(device_->context(), params_.dst_storage, plane_shapes(geometry), "destination", zero_copy, true);
+  src_.emplace(device_->context(), device_->queue(), params_.src_storage, plane_shapes(geometry), "source", zero_copy,
+               false);
+  dst_.emplace(device_->context(), device_->queue(), params_.dst_storage, plane_shapes(geometry), "destination",
+               zero_copy, true);
 }
 
 void Denoise::process(const clvf_frame& src, const clvf_frame& dst) {

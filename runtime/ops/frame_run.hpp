@@ -1,9 +1,14 @@
-// One frame of an operation, the same for all of them: bind the source and destination planes
-// (a bad frame fails before anything is enqueued), upload the source planes, enqueue the
-// operation's kernels, download the destination planes, wait, collect kernel times. On an error
-// nothing enqueued outlives the call.
+// One frame of an operation, the same for all of them. submit_frame binds the source and
+// destination planes (a bad frame fails before anything is enqueued), enqueues the source's
+// uploads on the device's upload queue, the operation's kernels on its queue after them, and the
+// destination's downloads on the download queue after the kernels, then returns: on a discrete
+// GPU one frame's copies overlap another's kernels. complete_frame waits for the frame, copies
+// staged outputs into the caller's planes and collects kernel times. On an error nothing enqueued
+// outlives the call.
 #pragma once
+#include <deque>
 #include <functional>
+#include <vector>
 
 #include "interop/frame_planes.hpp"
 #include "runtime/device.hpp"
@@ -11,11 +16,48 @@
 
 namespace clvf {
 
+// A frame between submit_frame and complete_frame.
+struct FrameInFlight {
+  clvf_frame dst{};
+  int slot = 0;
+  std::vector<cl::Event> done;  // the frame's last commands
+};
+
 // enqueue_step(i), i < steps, sets frame arguments and enqueues kernels (one step per plane, or
-// per pass). src_planes or dst_planes may be null (an operation that only reads, or only writes,
-// a caller's frame).
+// per pass) on device.queue(). src_planes or dst_planes may be null (an operation that only
+// reads, or only writes, a caller's frame). `slot` picks the staging buffers (0 .. slots - 1 of
+// the FramePlanes): one per frame in flight.
+FrameInFlight submit_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes,
+                           FramePlanes* dst_planes, const clvf_frame& src, const clvf_frame& dst, int slot,
+                           size_t steps, const std::function<void(size_t)>& enqueue_step);
+void complete_frame(const FrameInFlight& frame, FramePlanes* dst_planes, KernelProfile& profile);
+
+// Both: the frame is complete when it returns (for operations used one frame at a time).
 void run_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,
                const clvf_frame& src, const clvf_frame& dst, size_t steps,
                const std::function<void(size_t)>& enqueue_step);
+
+// An operation's frames in flight, oldest first: at most kDepth (the staging slots they use).
+// Declare it after the FramePlanes it uses: its destructor waits for the frames still in flight.
+class FramePipeline {
+ public:
+  static constexpr int kDepth = CLVF_MAX_IN_FLIGHT;
+  FramePipeline() = default;
+  ~FramePipeline();
+  FramePipeline(const FramePipeline&) = delete;
+  FramePipeline& operator=(const FramePipeline&) = delete;
+  // Error(INVALID_ARGUMENT) when kDepth frames are in flight.
+  void submit(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,
+              const clvf_frame& src, const clvf_frame& dst, size_t steps,
+              const std::function<void(size_t)>& enqueue_step);
+  // Completes the oldest frame; Error(INVALID_ARGUMENT) when there is none.
+  void complete(FramePlanes* dst_planes, KernelProfile& profile);
+  size_t in_flight() const { return frames_.size(); }
+
+ private:
+  std::deque<FrameInFlight> frames_;
+  int64_t submitted_ = 0;
+  const Device* device_ = nullptr;
+};
 
 }  // namespace clvf

@@ -62,9 +62,12 @@ Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params, bo
   const PixelFormat& f = *find_pixel_format(params_.format);
   for (size_t i = 0; i < planes_.size(); ++i) plan_plane(planes_[i], f.planes[i].sub_x > 1);
   const bool zero_copy = device_->zero_copy_host();
-  src_.emplace(device_->context(), params_.src_storage, plane_shapes(src_planes), "source", zero_copy, false);
+  const int slots = FramePipeline::kDepth;
+  src_.emplace(device_->context(), device_->queue(), params_.src_storage, plane_shapes(src_planes), "source",
+               zero_copy, false, slots);
   if (!float_output_)
-    dst_.emplace(device_->context(), params_.dst_storage, plane_shapes(dst_planes), "destination", zero_copy, true);
+    dst_.emplace(device_->context(), device_->queue(), params_.dst_storage, plane_shapes(dst_planes), "destination",
+                 zero_copy, true, slots);
 }
 
 void Scale::plan_plane(Plane& pl, bool chroma) {
@@ -125,9 +128,14 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
 }
 
 void Scale::process(const clvf_frame& src, const clvf_frame& dst) {
+  submit(src, dst);
+  complete();
+}
+
+void Scale::submit(const clvf_frame& src, const clvf_frame& dst) {
   const auto& q = device_->queue();
   const bool timed = device_->profiling();
-  run_frame(*device_, profile_, &*src_, dst_ ? &*dst_ : nullptr, src, dst, planes_.size(), [&](size_t i) {
+  pipeline_.submit(*device_, profile_, &*src_, dst_ ? &*dst_ : nullptr, src, dst, planes_.size(), [&](size_t i) {
     Plane& pl = planes_[i];
     src_->set_args(pl.v, 0, src, i);
     if (!float_output_) dst_->set_args(pl.h, 2, dst, i);
@@ -135,6 +143,8 @@ void Scale::process(const clvf_frame& src, const clvf_frame& dst) {
     q.enqueueNDRangeKernel(pl.h, cl::NullRange, pl.h_range, cl::NullRange, nullptr, profile_.track(timed, pl.h_name));
   });
 }
+
+void Scale::complete() { pipeline_.complete(dst_ ? &*dst_ : nullptr, profile_); }
 
 std::vector<FloatPlane> Scale::float_planes() const {
   std::vector<FloatPlane> planes;

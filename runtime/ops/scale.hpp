@@ -9,6 +9,7 @@
 #include "interop/frame_planes.hpp"
 #include "runtime/cl.hpp"
 #include "runtime/device.hpp"
+#include "runtime/ops/frame_run.hpp"
 #include "runtime/ops/resample_table.hpp"
 #include "runtime/profile.hpp"
 
@@ -28,8 +29,13 @@ class Scale {
   // float_output: the result goes to float planes of its own (float_planes()), unrounded, for an
   // operation that continues from them; dst_storage is then ignored.
   Scale(std::shared_ptr<Device> device, const clvf_scale_params& params, bool float_output = false);
-  // With float_output, dst is not used; the caller waits for nothing more (the queue is in order).
+  // With float_output, dst is not used (what follows on the device's queue sees the result).
   void process(const clvf_frame& src, const clvf_frame& dst);
+  // Asynchronous: up to FramePipeline::kDepth frames in flight; complete() finishes the oldest.
+  // src and dst must stay valid until their frame completes.
+  void submit(const clvf_frame& src, const clvf_frame& dst);
+  void complete();
+  size_t in_flight() const { return pipeline_.in_flight(); }
   std::vector<FloatPlane> float_planes() const;
   // Kernel times so far (profiling devices only; "" otherwise).
   std::string profile_report() const { return profile_.report(); }
@@ -52,6 +58,7 @@ class Scale {
   cl::Buffer tmp_;
   std::optional<FramePlanes> src_, dst_;
   KernelProfile profile_;
+  FramePipeline pipeline_;
   bool wide_horizontal_ = false;  // pass 2 reads 8 taps per vector (CPU devices), else 4
   bool float_output_ = false;
 };

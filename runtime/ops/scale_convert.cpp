@@ -44,8 +44,27 @@ ScaleConvert::ScaleConvert(std::shared_ptr<Device> device, const clvf_scale_para
 }
 
 void ScaleConvert::process(const clvf_frame& src, const clvf_frame& dst) {
-  scale_.process(src, dst);
-  if (convert_) convert_->process(src, dst);
+  submit(src, dst);
+  complete();
+}
+
+void ScaleConvert::submit(const clvf_frame& src, const clvf_frame& dst) {
+  // The conversion's kernels follow the scale's on the device's queue. A bad destination fails
+  // before the scale starts.
+  if (convert_) convert_->validate_destination(dst);
+  scale_.submit(src, dst);
+  if (!convert_) return;
+  try {
+    convert_->submit(src, dst);
+  } catch (...) {
+    scale_.complete();
+    throw;
+  }
+}
+
+void ScaleConvert::complete() {
+  scale_.complete();
+  if (convert_) convert_->complete();
 }
 
 std::string ScaleConvert::profile_report() const {

@@ -23,6 +23,10 @@ class ScaleConvert {
  public:
   ScaleConvert(std::shared_ptr<Device> device, const clvf_scale_params& params);
   void process(const clvf_frame& src, const clvf_frame& dst);
+  // Asynchronous, as Scale's.
+  void submit(const clvf_frame& src, const clvf_frame& dst);
+  void complete();
+  size_t in_flight() const { return scale_.in_flight(); }
   std::string profile_report() const;
 
  private:

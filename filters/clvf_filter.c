@@ -5,6 +5,7 @@
 #include "libavutil/avstring.h"
 #include "libavutil/pixdesc.h"
 #include "clvf_filter.h"
+#include "filters.h"
 #include "formats.h"
 #include "video.h"
 
@@ -285,4 +286,78 @@ void ff_clvf_tag_frame(AVFrame *out, clvf_pixel_format format, clvf_matrix matri
     out->chroma_location = format == CLVF_PIX_YUV444P || ff_clvf_is_rgb(format)
                                ? AVCHROMA_LOC_UNSPECIFIED
                                : (enum AVChromaLocation)location;
+}
+
+static int complete_oldest(AVFilterContext *ctx, CLVFInFlight *f)
+{
+    AVFrame *in = f->in[0], *out = f->out[0];
+    clvf_status st = f->complete(f->op);
+
+    memmove(f->in, f->in + 1, (f->count - 1) * sizeof(*f->in));
+    memmove(f->out, f->out + 1, (f->count - 1) * sizeof(*f->out));
+    f->count--;
+    av_frame_free(&in);
+    if (st != CLVF_OK) {
+        av_frame_free(&out);
+        return ff_clvf_error(ctx, st, "completing a frame");
+    }
+    return ff_filter_frame(ctx->outputs[0], out);
+}
+
+int ff_clvf_make_room(AVFilterContext *ctx, CLVFInFlight *f)
+{
+    return f->count < CLVF_MAX_IN_FLIGHT ? 0 : complete_oldest(ctx, f);
+}
+
+void ff_clvf_in_flight_add(CLVFInFlight *f, AVFrame *in, AVFrame *out)
+{
+    f->in[f->count] = in;
+    f->out[f->count] = out;
+    f->count++;
+}
+
+int ff_clvf_drain(AVFilterContext *ctx, CLVFInFlight *f)
+{
+    int err = 0;
+    while (f->count && err >= 0)
+        err = complete_oldest(ctx, f);
+    return err;
+}
+
+void ff_clvf_in_flight_free(CLVFInFlight *f)
+{
+    /* All completed first: the device may still be reading or writing these frames. */
+    for (int i = 0; f->op && i < f->count; i++)
+        f->complete(f->op);
+    while (f->count) {
+        f->count--;
+        av_frame_free(&f->in[f->count]);
+        av_frame_free(&f->out[f->count]);
+    }
+}
+
+int ff_clvf_activate(AVFilterContext *ctx, CLVFInFlight *f, int (*submit_frame)(AVFilterContext *, AVFrame *))
+{
+    AVFilterLink *inlink = ctx->inputs[0], *outlink = ctx->outputs[0];
+    AVFrame *in = NULL;
+    int64_t pts;
+    int ret, status;
+
+    FF_FILTER_FORWARD_STATUS_BACK(outlink, inlink);
+    if ((ret = ff_inlink_consume_frame(inlink, &in)) < 0)
+        return ret;
+    if (ret > 0) {
+        if ((ret = submit_frame(ctx, in)) < 0)
+            return ret;
+        ff_filter_set_ready(ctx, 100);
+        return 0;
+    }
+    if (ff_inlink_acknowledge_status(inlink, &status, &pts)) {
+        if ((ret = ff_clvf_drain(ctx, f)) < 0)
+            return ret;
+        ff_outlink_set_status(outlink, status, pts);
+        return 0;
+    }
+    FF_FILTER_FORWARD_WANTED(outlink, inlink);
+    return FFERROR_NOT_READY;
 }

@@ -59,6 +59,28 @@ void ff_clvf_tag_frame(AVFrame *out, clvf_pixel_format format, clvf_matrix matri
                        clvf_chroma_location location);
 int ff_clvf_is_rgb(clvf_pixel_format format);
 
+/* Frames in flight through an operation's submit / complete, oldest first, each input kept until
+ * its output leaves (its planes are in use until then). */
+typedef struct CLVFInFlight {
+    void *op;
+    clvf_status (*complete)(void *op);
+    AVFrame *in[CLVF_MAX_IN_FLIGHT], *out[CLVF_MAX_IN_FLIGHT];
+    int count;
+} CLVFInFlight;
+
+/* Records a submitted frame; when CLVF_MAX_IN_FLIGHT are in flight, first completes the oldest
+ * and sends its output on (so call it before submitting `in`, with `full` checked: see
+ * ff_clvf_make_room). */
+int ff_clvf_make_room(AVFilterContext *ctx, CLVFInFlight *f);
+void ff_clvf_in_flight_add(CLVFInFlight *f, AVFrame *in, AVFrame *out);
+/* Completes every frame in flight, sending the outputs on (before re-planning, and at the end). */
+int ff_clvf_drain(AVFilterContext *ctx, CLVFInFlight *f);
+/* Frees what is still held (after an error, or at uninit once drained). */
+void ff_clvf_in_flight_free(CLVFInFlight *f);
+/* The activate of a filter that converts each input frame into one output frame through
+ * submit_frame (which takes `in`), keeping frames in flight and draining them at the end. */
+int ff_clvf_activate(AVFilterContext *ctx, CLVFInFlight *f, int (*submit_frame)(AVFilterContext *, AVFrame *));
+
 /* Routes the library's messages to av_log. */
 void ff_clvf_route_log(void);
 /* Logs "WHAT: <the library's message>" and returns the matching AVERROR. */

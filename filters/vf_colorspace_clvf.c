@@ -29,6 +29,7 @@ typedef struct ColorspaceCLVFContext {
     clvf_colorspace *op;
     clvf_colorspace_params params; /* of op */
     int hw;
+    CLVFInFlight flight;
 } ColorspaceCLVFContext;
 
 static av_cold int colorspace_clvf_init(AVFilterContext *ctx)
@@ -74,6 +75,8 @@ static av_cold int colorspace_clvf_init(AVFilterContext *ctx)
 
 static void release_op(ColorspaceCLVFContext *s)
 {
+    ff_clvf_in_flight_free(&s->flight);
+    s->flight.op = NULL;
     const char *profile = s->op ? clvf_colorspace_profile(s->op) : "";
     if (*profile)
         av_log(s, AV_LOG_INFO, "kernel times (CLVF_PROFILE):\n%s", profile);
@@ -163,23 +166,28 @@ static int plan_for(AVFilterContext *ctx, const AVFrame *in)
     ColorspaceCLVFContext *s = ctx->priv;
     clvf_colorspace_params p = s->params;
     clvf_status st;
+    int err;
 
     source_coding(ctx, in, &p);
     if (s->op && !memcmp(&p, &s->params, sizeof(p)))
         return 0;
+    if ((err = ff_clvf_drain(ctx, &s->flight)) < 0)
+        return err;
     release_op(s);
     s->params = p;
     av_log(ctx, AV_LOG_VERBOSE, "%dx%d: matrix %d range %d -> matrix %d range %d, chroma location %d, dither %d\n",
            p.width, p.height, p.src_matrix, p.src_range, p.dst_matrix, p.dst_range, p.chroma_location, p.dither);
     if ((st = clvf_colorspace_create(s->device, &s->params, &s->op)) != CLVF_OK)
         return ff_clvf_error(ctx, st, "colorspace_clvf");
+    s->flight.op = s->op;
+    s->flight.complete = (clvf_status (*)(void *))clvf_colorspace_complete;
     return 0;
 }
 
-static int colorspace_clvf_filter_frame(AVFilterLink *inlink, AVFrame *in)
+/* Starts one frame; its output leaves once it completes (up to CLVF_MAX_IN_FLIGHT later). */
+static int colorspace_clvf_submit_frame(AVFilterContext *ctx, AVFrame *in)
 {
-    AVFilterContext *ctx = inlink->dst;
-    AVFilterLink *outlink = ctx->outputs[0];
+    AVFilterLink *inlink = ctx->inputs[0], *outlink = ctx->outputs[0];
     ColorspaceCLVFContext *s = ctx->priv;
     const clvf_colorspace_params *p = &s->params;
     AVFrame *out = NULL;
@@ -188,21 +196,27 @@ static int colorspace_clvf_filter_frame(AVFilterLink *inlink, AVFrame *in)
     int err;
 
     if ((err = ff_clvf_check_frame(ctx, inlink, in, s->hw)) < 0 || (err = plan_for(ctx, in)) < 0 ||
-        (err = ff_clvf_output_frame(outlink, s->hw, in, &out)) < 0)
+        (err = ff_clvf_output_frame(outlink, s->hw, in, &out)) < 0 || (err = ff_clvf_make_room(ctx, &s->flight)) < 0)
         goto fail;
     ff_clvf_describe_frame(in, s->hw, p->src_format, &src);
     ff_clvf_describe_frame(out, s->hw, p->dst_format, &dst);
-    if ((st = clvf_colorspace_process(s->op, &src, &dst)) != CLVF_OK) {
+    if ((st = clvf_colorspace_submit(s->op, &src, &dst)) != CLVF_OK) {
         err = ff_clvf_error(ctx, st, "converting a frame");
         goto fail;
     }
     ff_clvf_tag_frame(out, p->dst_format, p->dst_matrix, p->dst_range, p->chroma_location);
-    av_frame_free(&in);
-    return ff_filter_frame(outlink, out);
+    ff_clvf_in_flight_add(&s->flight, in, out);
+    return 0;
 fail:
     av_frame_free(&in);
     av_frame_free(&out);
     return err;
+}
+
+static int colorspace_clvf_activate(AVFilterContext *ctx)
+{
+    ColorspaceCLVFContext *s = ctx->priv;
+    return ff_clvf_activate(ctx, &s->flight, colorspace_clvf_submit_frame);
 }
 
 #define OFFSET(x) offsetof(ColorspaceCLVFContext, x)
@@ -243,7 +257,7 @@ static const AVOption colorspace_clvf_options[] = {
 
 AVFILTER_DEFINE_CLASS(colorspace_clvf);
 
-CLVF_VIDEO_PADS(colorspace_clvf, colorspace_clvf_filter_frame, colorspace_clvf_config_output);
+CLVF_VIDEO_PADS(colorspace_clvf, NULL, colorspace_clvf_config_output);
 
 const AVFilter ff_vf_colorspace_clvf = {
     .name           = "colorspace_clvf",
@@ -252,6 +266,7 @@ const AVFilter ff_vf_colorspace_clvf = {
     .priv_class     = &colorspace_clvf_class,
     .init           = colorspace_clvf_init,
     .uninit         = colorspace_clvf_uninit,
+    .activate       = colorspace_clvf_activate,
     FILTER_INPUTS(colorspace_clvf_inputs),
     FILTER_OUTPUTS(colorspace_clvf_outputs),
     FILTER_QUERY_FUNC(colorspace_clvf_query_formats),

@@ -30,6 +30,7 @@ typedef struct ScaleCLVFContext {
     clvf_scale *scale;
     clvf_scale_params params; /* of scale */
     int hw; /* frames are AV_PIX_FMT_OPENCL */
+    CLVFInFlight flight;
 } ScaleCLVFContext;
 
 #define UNSET (-1)
@@ -128,6 +129,8 @@ static av_cold int scale_clvf_init(AVFilterContext *ctx)
 
 static void release_state(ScaleCLVFContext *s)
 {
+    ff_clvf_in_flight_free(&s->flight);
+    s->flight.op = NULL;
     const char *profile = s->scale ? clvf_scale_profile(s->scale) : "";
     if (*profile)
         av_log(s, AV_LOG_INFO, "kernel times (CLVF_PROFILE):\n%s", profile);
@@ -176,8 +179,11 @@ static int create_scale(AVFilterContext *ctx)
 
     clvf_scale_release(s->scale);
     s->scale = NULL;
+    s->flight.op = NULL;
     if ((st = clvf_scale_create(s->device, &s->params, &s->scale)) != CLVF_OK)
         return ff_clvf_error(ctx, st, "scale_clvf");
+    s->flight.op = s->scale;
+    s->flight.complete = (clvf_status (*)(void *))clvf_scale_complete;
     return 0;
 }
 
@@ -226,10 +232,10 @@ static int scale_clvf_config_output(AVFilterLink *outlink)
     return create_scale(ctx);
 }
 
-static int scale_clvf_filter_frame(AVFilterLink *inlink, AVFrame *in)
+/* Starts one frame; its output leaves once it completes (up to CLVF_MAX_IN_FLIGHT later). */
+static int scale_clvf_submit_frame(AVFilterContext *ctx, AVFrame *in)
 {
-    AVFilterContext *ctx = inlink->dst;
-    AVFilterLink *outlink = ctx->outputs[0];
+    AVFilterLink *inlink = ctx->inputs[0], *outlink = ctx->outputs[0];
     ScaleCLVFContext *s = ctx->priv;
     clvf_scale_params wanted;
     clvf_frame src, dst;
@@ -243,30 +249,37 @@ static int scale_clvf_filter_frame(AVFilterLink *inlink, AVFrame *in)
     params_for(ctx, in, &wanted);
     if (memcmp(&wanted, &s->params, sizeof(wanted))) {
         /* Re-planned only when the stream's siting or (converting) coding differs from the one assumed. */
+        if ((err = ff_clvf_drain(ctx, &s->flight)) < 0)
+            goto fail;
         s->params = wanted;
         if ((err = create_scale(ctx)) < 0)
             goto fail;
     }
 
-    if ((err = ff_clvf_output_frame(outlink, s->hw, in, &out)) < 0)
+    if ((err = ff_clvf_output_frame(outlink, s->hw, in, &out)) < 0 || (err = ff_clvf_make_room(ctx, &s->flight)) < 0)
         goto fail;
-
     ff_clvf_describe_frame(in, s->hw, s->params.format, &src);
     ff_clvf_describe_frame(out, s->hw, s->params.dst_format ? s->params.dst_format : s->params.format, &dst);
-    if ((st = clvf_scale_process(s->scale, &src, &dst)) != CLVF_OK) {
+    if ((st = clvf_scale_submit(s->scale, &src, &dst)) != CLVF_OK) {
         err = ff_clvf_error(ctx, st, "scaling a frame");
         goto fail;
     }
     if (s->params.dst_format)
         ff_clvf_tag_frame(out, s->params.dst_format, s->params.dst_matrix, s->params.dst_range,
                           s->params.chroma_location);
-    av_frame_free(&in);
-    return ff_filter_frame(outlink, out);
+    ff_clvf_in_flight_add(&s->flight, in, out);
+    return 0;
 
 fail:
     av_frame_free(&in);
     av_frame_free(&out);
     return err;
+}
+
+static int scale_clvf_activate(AVFilterContext *ctx)
+{
+    ScaleCLVFContext *s = ctx->priv;
+    return ff_clvf_activate(ctx, &s->flight, scale_clvf_submit_frame);
 }
 
 #define OFFSET(x) offsetof(ScaleCLVFContext, x)
@@ -323,7 +336,7 @@ static int scale_clvf_query_formats(AVFilterContext *ctx)
     return ff_clvf_query_formats(ctx, in_formats, ((ScaleCLVFContext *)ctx->priv)->out_format);
 }
 
-CLVF_VIDEO_PADS(scale_clvf, scale_clvf_filter_frame, scale_clvf_config_output);
+CLVF_VIDEO_PADS(scale_clvf, NULL, scale_clvf_config_output);
 
 const AVFilter ff_vf_scale_clvf = {
     .name           = "scale_clvf",
@@ -332,6 +345,7 @@ const AVFilter ff_vf_scale_clvf = {
     .priv_class     = &scale_clvf_class,
     .init           = scale_clvf_init,
     .uninit         = scale_clvf_uninit,
+    .activate       = scale_clvf_activate,
     FILTER_INPUTS(scale_clvf_inputs),
     FILTER_OUTPUTS(scale_clvf_outputs),
     FILTER_QUERY_FUNC(scale_clvf_query_formats),

@@ -17,7 +17,7 @@
 // every offset of each other frame is a candidate too, (0, 0) included.
 //
 // Build options: CHANNELS, SRC_IMAGE, DST_IMAGE (plane.h), PATCH_R, SEARCH_R (radii in pixels),
-// WX, VEC (1, 4, 8 or 16), TH, TW (lanes per tile: WX * VEC, or on GPUs WX less the patch's
+// WX, VEC (1, 2, 4, 8 or 16), TH, TW (lanes per tile: WX * VEC, or on GPUs WX less the patch's
 // overhang, so that phase A's columns take exactly one round of the work-group).
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -56,7 +56,9 @@ typedef CAT(float, VEC) floatv;
 #define TO_FLOAT(v) CAT(convert_float, VEC)(v)
 #define TO_INT(v) CAT(convert_int, VEC)(v)
 #define AS_FLOAT(v) CAT(as_float, VEC)(v)
-#if VEC == 4
+#if VEC == 2
+#define IOTA (int2)(0, 1)
+#elif VEC == 4
 #define IOTA (int4)(0, 1, 2, 3)
 #elif VEC == 8
 #define IOTA (int8)(0, 1, 2, 3, 4, 5, 6, 7)

@@ -3,6 +3,10 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <numeric>
+#include <optional>
 
 #include "runtime/error.hpp"
 #include "runtime/kernels.hpp"
@@ -23,7 +27,23 @@ struct Shape {
   int wx, vec, lanes, rows;
 };
 
+// CLVF_DENOISE_SHAPE=WX,VEC,LANES,ROWS overrides (a tuning aid for bench/denoise_shapes.sh);
+// LANES is cut to what the work-group covers in one round of the column pass.
+std::optional<Shape> shape_override(int patch_r, int channels) {
+  const char* e = std::getenv("CLVF_DENOISE_SHAPE");
+  Shape s{};
+  if (!e || std::sscanf(e, "%d,%d,%d,%d", &s.wx, &s.vec, &s.lanes, &s.rows) != 4) return std::nullopt;
+  const bool vec_ok = s.vec == 1 || s.vec == 2 || s.vec == 4 || s.vec == 8 || s.vec == 16;
+  if (!vec_ok || s.wx < 1 || s.wx > 1024 || s.rows < 1 || s.rows > 64)
+    throw Error(CLVF_ERROR_INVALID_ARGUMENT, fmt::format("CLVF_DENOISE_SHAPE '{}' is not WX,VEC(1,2,4,8,16),LANES,ROWS", e));
+  const int step = std::lcm(s.vec, channels);
+  s.lanes = std::min(s.lanes, s.wx * s.vec - 2 * patch_r * channels) / step * step;
+  if (s.lanes < step) throw Error(CLVF_ERROR_INVALID_ARGUMENT, fmt::format("CLVF_DENOISE_SHAPE '{}' leaves no lanes", e));
+  return s;
+}
+
 Shape shape_for(bool cpu, int patch_r, int channels) {
+  if (const auto s = shape_override(patch_r, channels)) return *s;
   if (cpu) return {4, 16, 64, 32};
   const int overhang = 2 * patch_r * channels;
   int wx = 64;

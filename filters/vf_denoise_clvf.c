@@ -26,6 +26,7 @@ typedef struct DenoiseCLVFContext {
     int p, pc, r, rc;
     int planes;
     int t;
+    int wmode;
     char *device_spec;
 
     clvf_device *device;
@@ -45,6 +46,7 @@ typedef struct DenoiseCLVFContext {
 #define UNSET_CHROMA (-1)
 #define UNSET_PLANES (-1)
 #define UNSET_T (-1)
+#define UNSET_WMODE (-1)
 
 static av_cold int denoise_clvf_init(AVFilterContext *ctx)
 {
@@ -73,6 +75,8 @@ static av_cold int denoise_clvf_init(AVFilterContext *ctx)
         p->planes = s->planes;
     if (s->t != UNSET_T)
         p->temporal_radius = s->t;
+    if (s->wmode != UNSET_WMODE)
+        p->weighting = s->wmode;
     /* Checked now, so that a bad value fails before any frame: sizes come with the input. */
     p->width = p->height = 16;
     if ((st = clvf_denoise_validate(p)) != CLVF_OK)
@@ -123,10 +127,10 @@ static int denoise_clvf_config_output(AVFilterLink *outlink)
     s->params.width = inlink->w;
     s->params.height = inlink->h;
     s->params.src_storage = s->params.dst_storage = s->hw ? CLVF_STORAGE_CL_IMAGE : CLVF_STORAGE_HOST;
-    av_log(ctx, AV_LOG_VERBOSE, "%dx%d %s, s=%g sc=%g p=%d pc=%d r=%d rc=%d planes=%#x t=%d\n", inlink->w, inlink->h,
-           av_get_pix_fmt_name(sw_format), s->params.strength, s->params.strength_chroma, s->params.patch_size,
-           s->params.patch_size_chroma, s->params.research_size, s->params.research_size_chroma, s->params.planes,
-           s->params.temporal_radius);
+    av_log(ctx, AV_LOG_VERBOSE, "%dx%d %s, s=%g sc=%g p=%d pc=%d r=%d rc=%d planes=%#x t=%d wmode=%d\n", inlink->w,
+           inlink->h, av_get_pix_fmt_name(sw_format), s->params.strength, s->params.strength_chroma,
+           s->params.patch_size, s->params.patch_size_chroma, s->params.research_size, s->params.research_size_chroma,
+           s->params.planes, s->params.temporal_radius, s->params.weighting);
     if ((st = clvf_denoise_create(s->device, &s->params, &s->denoise)) != CLVF_OK)
         return ff_clvf_error(ctx, st, "denoise_clvf");
     return 0;
@@ -235,6 +239,13 @@ static const AVOption denoise_clvf_options[] = {
       "(default 15: all)", OFFSET(planes), AV_OPT_TYPE_INT, { .i64 = UNSET_PLANES }, UNSET_PLANES, 15, FLAGS },
     { "t", "temporal radius: 0 spatial; 1 to 3: also search the t frames before and after (output is "
       "delayed by t frames) (default 0)", OFFSET(t), AV_OPT_TYPE_INT, { .i64 = UNSET_T }, UNSET_T, 3, FLAGS },
+    { "wmode", "weighting of a patch distance u = ssd / (10 s)^2: welsch exp(-u), as nlmeans; bisquare-a "
+      "max(0, 1-u); bisquare-b its square; bisquare-c its 8th power (KNLMeansCL's wmode 0-3) (default welsch)",
+      OFFSET(wmode), AV_OPT_TYPE_INT, { .i64 = UNSET_WMODE }, UNSET_WMODE, CLVF_WEIGHT_BISQUARE_C, FLAGS, "wmode" },
+    { "welsch", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_WEIGHT_WELSCH }, 0, 0, FLAGS, "wmode" },
+    { "bisquare-a", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_WEIGHT_BISQUARE_A }, 0, 0, FLAGS, "wmode" },
+    { "bisquare-b", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_WEIGHT_BISQUARE_B }, 0, 0, FLAGS, "wmode" },
+    { "bisquare-c", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_WEIGHT_BISQUARE_C }, 0, 0, FLAGS, "wmode" },
     CLVF_DEVICE_OPTION(OFFSET(device_spec), FLAGS),
     { NULL }
 };

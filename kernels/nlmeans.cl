@@ -16,6 +16,9 @@
 // byte offset frame_offsets[f], the current frame first); after the current frame's candidates,
 // every offset of each other frame is a candidate too, (0, 0) included.
 //
+// WEIGHTING 1-3 replaces the weight by max(0, 1 - ssd / h^2) to the power 1, 2 or 8 (bisquare, as
+// KNLMeansCL's wmode 1-3); weight_scale is then 1 / h^2 (else -log2(e) / h^2).
+//
 // Build options: CHANNELS, SRC_IMAGE, DST_IMAGE (plane.h), PATCH_R, SEARCH_R (radii in pixels),
 // WX, VEC (1, 2, 4, 8 or 16), TH, TW (lanes per tile: WX * VEC, or on GPUs WX less the patch's
 // overhang, so that phase A's columns take exactly one round of the work-group).
@@ -85,6 +88,25 @@ floatv exp2_neg(floatv x) {
   return p * AS_FLOAT((TO_INT(n) + 127) << 23);
 }
 
+#ifndef WEIGHTING
+#define WEIGHTING 0
+#endif
+floatv weight_of(intv ssd, float scale) {
+#if WEIGHTING == 0
+  return exp2_neg(TO_FLOAT(ssd) * scale);
+#else
+  const floatv b = fmax(1.0f - TO_FLOAT(ssd) * scale, 0.0f);
+#if WEIGHTING == 1
+  return b;
+#elif WEIGHTING == 2
+  return b * b;
+#else
+  const floatv b2 = b * b, b4 = b2 * b2;
+  return b4 * b4;
+#endif
+#endif
+}
+
 #if TEMPORAL
 #define SOURCE __global const uchar *src, int src_offset, int src_pitch, __global const int *frame_offsets, int frames
 #define LOAD_TILE(dst, f) load_tile(dst, src, src_offset + frame_offsets[f], src_pitch, width, height, x0, y0, lid)
@@ -102,7 +124,7 @@ void load_tile(__local uchar (*dst)[TILE_W], __global const uchar *src, int offs
 #endif
 
 __kernel __attribute__((reqd_work_group_size(WX, 1, 1)))
-void nlmeans(SOURCE, DST_PLANE, int width, int height, float neg_log2e_inv_h2, int max_ssd) {
+void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int max_ssd) {
   __local uchar tile[TILE_H][TILE_W];
   __local int vsum[TH][VCOLS_P];
   __local float result[TH][TW];
@@ -162,7 +184,7 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float neg_log2e_inv_h2, i
         for (int j = 0; j < PATCH; ++j) ssd += LOAD_I(&vsum[y][xl + j * CH]);
         const int cy = y0 + y + oy;
         const intv use = x_inside && (intv)(cy >= 0 && cy < height) && ssd < max_ssd;
-        const floatv w = select((floatv)0.0f, exp2_neg(TO_FLOAT(ssd) * neg_log2e_inv_h2), use);
+        const floatv w = select((floatv)0.0f, weight_of(ssd, weight_scale), use);
         acc[y] += w * TO_FLOAT(LOAD_U8(&cand[HALO + y + oy][xl + (HALO + ox) * CH]));
         wsum[y] += w;
       }

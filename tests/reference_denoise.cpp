@@ -34,8 +34,13 @@ std::vector<double> reference_nlmeans(const std::vector<const RefPlane*>& frames
                   const int d = at(x + kx, y + ky, c) - sample(*frames[f], qx + kx, qy + ky, c);
                   ssd += d * d;
                 }
-              if (ssd >= max_ssd) continue;
-              const double w = std::exp(-double(ssd) / (h * h));
+              double w;
+              if (p.weighting == 0) {
+                if (ssd >= max_ssd) continue;
+                w = std::exp(-double(ssd) / (h * h));
+              } else {
+                w = std::pow(std::max(0.0, 1.0 - double(ssd) / (h * h)), p.weighting == 1 ? 1 : p.weighting == 2 ? 2 : 8);
+              }
               sum += w * sample(*frames[f], qx, qy, c);
               total += w;
             }

@@ -13,6 +13,9 @@ namespace clvf::test {
 struct RefNlmeans {
   double strength = 1;
   int patch_size = 7, research_size = 15;
+  // 0: the weights above; 1, 2, 3: bisquare, max(0, 1 - ssd / (10 s)^2) to the power 1, 2, 8
+  // (KNLMeansCL's wmode 1-3)
+  int weighting = 0;
 };
 
 // w * h * channels values, row-major.

@@ -25,12 +25,13 @@ struct Case {
   int p, pc, r, rc;
   unsigned planes;
   int sigma;  // noise on a smooth picture; 0: uniformly random samples
+  int weighting = 0;
 };
 
 std::string describe(const Case& k) {
-  return fmt::format("{} {}x{} s={:.2f} sc={:.2f} p={} pc={} r={} rc={} planes={:#x} sigma={}",
+  return fmt::format("{} {}x{} s={:.2f} sc={:.2f} p={} pc={} r={} rc={} planes={:#x} sigma={} wmode={}",
                      k.format == CLVF_PIX_NV12 ? "nv12" : "yuv420p", k.w, k.h, k.s, k.sc, k.p, k.pc, k.r, k.rc,
-                     k.planes, k.sigma);
+                     k.planes, k.sigma, k.weighting);
 }
 
 std::vector<Case> make_cases(clvf_storage storage) {
@@ -59,6 +60,7 @@ std::vector<Case> make_cases(clvf_storage storage) {
     k.pc = uniform(0, 1) ? 0 : odd(max_p), k.rc = uniform(0, 1) ? 0 : odd(max_r);
     k.planes = uniform(0, 3) ? 0xf : unsigned(uniform(0, 15));
     k.sigma = uniform(0, 4) ? uniform(2, 25) : 0;
+    k.weighting = i % 3 ? 0 : uniform(1, 3);
     cases.push_back(k);
   }
   if (!small_only()) {
@@ -101,6 +103,7 @@ TEST_P(DenoiseChecker, MatchesFloat64Reference) {
     p.strength = k.s, p.strength_chroma = k.sc;
     p.patch_size = k.p, p.patch_size_chroma = k.pc, p.research_size = k.r, p.research_size_chroma = k.rc;
     p.planes = k.planes;
+    p.weighting = clvf_denoise_weighting(k.weighting);
     p.src_storage = p.dst_storage = storage;
     clvf_denoise* dn = nullptr;
     const clvf_status st = clvf_denoise_create(handle_, &p, &dn);
@@ -118,6 +121,7 @@ TEST_P(DenoiseChecker, MatchesFloat64Reference) {
       rn.strength = chroma && k.sc ? k.sc : k.s;
       rn.patch_size = chroma && k.pc ? k.pc : k.p;
       rn.research_size = filtered ? (chroma && k.rc ? k.rc : k.r) : 1;
+      rn.weighting = k.weighting;
       refs.push_back(reference_nlmeans(src[i], rn));
       for (size_t n = 0; n < refs.back().size(); ++n) poison[i].data[n] = refs.back()[n] < 128 ? 255 : 0;
     }

@@ -110,6 +110,28 @@ TEST_F(FfmpegDenoise, GainAtLeastNlmeansAtItsBestStrength) {
   }
 }
 
+// The bisquare weightings (KNLMeansCL's wmode 1-3) denoise as well as nlmeans' at their own best
+// strength (a bisquare weight reaches 0 at ssd = h^2, so it wants a larger s).
+TEST_F(FfmpegDenoise, EveryWeightingDenoisesAtItsBestStrength) {
+  const Photo p = photo("astronaut", 512, 512);
+  const auto clean = read_file(p.clean);
+  const auto in = noisy(p, 10, 77);
+  const double noisy_db = psnr(clean, read_file(in));
+  double welsch_best = 0;
+  for (const char* mode : {"welsch", "bisquare-a", "bisquare-b", "bisquare-c"}) {
+    double best = 0, best_s = 0;
+    for (double s : {4, 6, 8, 11, 14, 18, 24, 30}) {
+      const double db = psnr(clean, read_file(filter(in, "yuv420p", p.w, p.h, fmt::format("denoise_clvf=s={}:wmode={}", s, mode))));
+      if (db > best) best = db, best_s = s;
+    }
+    if (std::string(mode) == "welsch") welsch_best = best;
+    std::printf("wmode %-10s: noisy %.2f dB, best %.2f dB at s=%g\n", mode, noisy_db, best, best_s);
+    RecordProperty(fmt::format("wmode_{}", mode), fmt::format("{:.2f} dB at s={}", best, best_s));
+    EXPECT_GE(best, noisy_db + 4) << mode;
+    EXPECT_GE(best, welsch_best - 1.0) << mode;
+  }
+}
+
 // A slow pan over a photograph, fresh noise in every frame: what temporal search is for.
 TEST_F(FfmpegDenoise, TemporalSearchBeatsSpatialOnVideo) {
   const int w = 448, h = 448, frames = 7;
@@ -175,6 +197,7 @@ TEST_F(FfmpegDenoise, BadOptionsFailWithAClearMessage) {
       {"denoise_clvf=preset=nope", "preset 'nope' is not known for denoise_clvf; known: light, medium, strong"},
       {"denoise_clvf=device=no-such-device", "devices found"},
       {"denoise_clvf=bogus=1", "Option 'bogus' not found"},
+      {"denoise_clvf=wmode=cauchy", "wmode"},
   };
   for (const auto& c : cases) expect_failure(c.vf, c.expect);
 }

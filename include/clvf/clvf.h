@@ -202,6 +202,14 @@ CLVF_API const char *clvf_scale_profile(const clvf_scale *scale);
  * exp(-ssd / (10 s)^2), or 0 once it falls below 1/255; the output is the weighted mean of the
  * candidates, the pixel itself counting with weight 1. Each plane is filtered on its own (NV12's
  * U and V included). */
+/* How a patch distance becomes a weight, u = ssd / (10 s)^2: */
+typedef enum clvf_denoise_weighting {
+  CLVF_WEIGHT_WELSCH = 0,     /* exp(-u), 0 below 1/255: FFmpeg's nlmeans (KNLMeansCL's wmode 0) */
+  CLVF_WEIGHT_BISQUARE_A = 1, /* max(0, 1 - u): KNLMeansCL's wmode 1 */
+  CLVF_WEIGHT_BISQUARE_B = 2, /* max(0, 1 - u)^2: wmode 2 */
+  CLVF_WEIGHT_BISQUARE_C = 3  /* max(0, 1 - u)^8: wmode 3 */
+} clvf_denoise_weighting;
+
 typedef struct clvf_denoise_params {
   uint32_t version; /* CLVF_API_VERSION */
   clvf_pixel_format format;
@@ -216,6 +224,7 @@ typedef struct clvf_denoise_params {
   clvf_storage src_storage, dst_storage;
   int temporal_radius;    /* t, 0..3: 0 spatial; else the t frames before and after are searched too
                              (every offset of the research window, (0, 0) included) */
+  clvf_denoise_weighting weighting;
 } clvf_denoise_params;
 
 /* Defaults: s=1 (FFmpeg's), patch 7, research 15, every plane, host storage. */

@@ -93,6 +93,9 @@ void validate_denoise_params(const clvf_denoise_params& p) {
   if (p.temporal_radius < 0 || p.temporal_radius > kMaxTemporalRadius)
     invalid(fmt::format("denoise: temporal radius (t) is {}; allowed: 0 (spatial) to {}", p.temporal_radius,
                         kMaxTemporalRadius));
+  if (p.weighting < CLVF_WEIGHT_WELSCH || p.weighting > CLVF_WEIGHT_BISQUARE_C)
+    invalid(fmt::format("denoise: weighting (wmode) is {}; allowed: 0 welsch, 1 bisquare-a, 2 bisquare-b, 3 bisquare-c",
+                        static_cast<int>(p.weighting)));
   check_storages("denoise", p.src_storage, p.dst_storage);
 }
 
@@ -129,8 +132,9 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     const auto options = [&](bool src_img, bool dst_img, int pr, int sr, bool ring, Shape sh) {
       return fmt::format(
           "-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DPATCH_R={} -DSEARCH_R={} -DWX={} -DVEC={} "
-          "-DTH={} -DTW={} -DTEMPORAL={}",
-          g.channels, int(src_img), int(dst_img), pr, sr, sh.wx, sh.vec, sh.rows, sh.lanes, int(ring));
+          "-DTH={} -DTW={} -DTEMPORAL={} -DWEIGHTING={}",
+          g.channels, int(src_img), int(dst_img), pr, sr, sh.wx, sh.vec, sh.rows, sh.lanes, int(ring),
+          int(params_.weighting));
     };
     // Temporal: the kernel reads the ring (a buffer), and a copy (no candidates) fills it.
     const bool reads_image = src_image && !temporal;
@@ -138,13 +142,15 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     pl.kernel = cl::Kernel(device_->program(source, options(reads_image, dst_image, patch_r, search_r, temporal, shape)),
                            "nlmeans");
     // FFmpeg's nlmeans: h = 10 s; weights below 1/255 are dropped (ssd at or above max_ssd).
+    // Bisquare weights reach 0 by themselves.
     const double h = 10.0 * s;
+    const bool welsch = params_.weighting == CLVF_WEIGHT_WELSCH;
     const cl_uint first = (reads_image ? 1 : 3) + (temporal ? 2 : 0) + (dst_image ? 1 : 3);
     const auto set_plane_args = [&](cl::Kernel& k, cl_uint at, double hh) {
       k.setArg(at, g.width);
       k.setArg(at + 1, g.height);
-      k.setArg(at + 2, static_cast<float>(-1.0 / (std::log(2.0) * hh * hh)));
-      k.setArg(at + 3, static_cast<int>(std::log(255.0) * hh * hh));
+      k.setArg(at + 2, static_cast<float>(welsch ? -1.0 / (std::log(2.0) * hh * hh) : 1.0 / (hh * hh)));
+      k.setArg(at + 3, welsch ? static_cast<int>(std::log(255.0) * hh * hh) : INT32_MAX);
     };
     set_plane_args(pl.kernel, first, h);
     if (temporal) {

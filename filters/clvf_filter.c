@@ -304,16 +304,28 @@ static int complete_oldest(AVFilterContext *ctx, CLVFInFlight *f)
     return ff_filter_frame(ctx->outputs[0], out);
 }
 
-int ff_clvf_make_room(AVFilterContext *ctx, CLVFInFlight *f)
+int ff_clvf_submit(AVFilterContext *ctx, CLVFInFlight *f, ff_clvf_submit_fn submit, int hw, AVFrame *in,
+                   clvf_pixel_format in_format, AVFrame *out, clvf_pixel_format out_format)
 {
-    return f->count < CLVF_MAX_IN_FLIGHT ? 0 : complete_oldest(ctx, f);
-}
+    clvf_frame src, dst;
+    clvf_status st;
+    int err = f->count < CLVF_MAX_IN_FLIGHT ? 0 : complete_oldest(ctx, f);
 
-void ff_clvf_in_flight_add(CLVFInFlight *f, AVFrame *in, AVFrame *out)
-{
+    if (err >= 0) {
+        ff_clvf_describe_frame(in, hw, in_format, &src);
+        ff_clvf_describe_frame(out, hw, out_format, &dst);
+        if ((st = submit(f->op, &src, &dst)) != CLVF_OK)
+            err = ff_clvf_error(ctx, st, "submitting a frame");
+    }
+    if (err < 0) {
+        av_frame_free(&in);
+        av_frame_free(&out);
+        return err;
+    }
     f->in[f->count] = in;
     f->out[f->count] = out;
     f->count++;
+    return 0;
 }
 
 int ff_clvf_drain(AVFilterContext *ctx, CLVFInFlight *f)

@@ -68,11 +68,12 @@ typedef struct CLVFInFlight {
     int count;
 } CLVFInFlight;
 
-/* Records a submitted frame; when CLVF_MAX_IN_FLIGHT are in flight, first completes the oldest
- * and sends its output on (so call it before submitting `in`, with `full` checked: see
- * ff_clvf_make_room). */
-int ff_clvf_make_room(AVFilterContext *ctx, CLVFInFlight *f);
-void ff_clvf_in_flight_add(CLVFInFlight *f, AVFrame *in, AVFrame *out);
+/* Submits in -> out (planes of in_format, out_format) through `submit`, first completing the
+ * oldest frame when CLVF_MAX_IN_FLIGHT are in flight. Takes both frames: they stay in flight, or
+ * on an error are freed. */
+typedef clvf_status (*ff_clvf_submit_fn)(void *op, const clvf_frame *src, const clvf_frame *dst);
+int ff_clvf_submit(AVFilterContext *ctx, CLVFInFlight *f, ff_clvf_submit_fn submit, int hw, AVFrame *in,
+                   clvf_pixel_format in_format, AVFrame *out, clvf_pixel_format out_format);
 /* Completes every frame in flight, sending the outputs on (before re-planning, and at the end). */
 int ff_clvf_drain(AVFilterContext *ctx, CLVFInFlight *f);
 /* Frees what is still held (after an error, or at uninit once drained). */

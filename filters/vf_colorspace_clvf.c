@@ -191,26 +191,17 @@ static int colorspace_clvf_submit_frame(AVFilterContext *ctx, AVFrame *in)
     ColorspaceCLVFContext *s = ctx->priv;
     const clvf_colorspace_params *p = &s->params;
     AVFrame *out = NULL;
-    clvf_frame src, dst;
-    clvf_status st;
     int err;
 
     if ((err = ff_clvf_check_frame(ctx, inlink, in, s->hw)) < 0 || (err = plan_for(ctx, in)) < 0 ||
-        (err = ff_clvf_output_frame(outlink, s->hw, in, &out)) < 0 || (err = ff_clvf_make_room(ctx, &s->flight)) < 0)
-        goto fail;
-    ff_clvf_describe_frame(in, s->hw, p->src_format, &src);
-    ff_clvf_describe_frame(out, s->hw, p->dst_format, &dst);
-    if ((st = clvf_colorspace_submit(s->op, &src, &dst)) != CLVF_OK) {
-        err = ff_clvf_error(ctx, st, "converting a frame");
-        goto fail;
+        (err = ff_clvf_output_frame(outlink, s->hw, in, &out)) < 0) {
+        av_frame_free(&in);
+        av_frame_free(&out);
+        return err;
     }
     ff_clvf_tag_frame(out, p->dst_format, p->dst_matrix, p->dst_range, p->chroma_location);
-    ff_clvf_in_flight_add(&s->flight, in, out);
-    return 0;
-fail:
-    av_frame_free(&in);
-    av_frame_free(&out);
-    return err;
+    return ff_clvf_submit(ctx, &s->flight, (ff_clvf_submit_fn)clvf_colorspace_submit, s->hw, in, p->src_format, out,
+                          p->dst_format);
 }
 
 static int colorspace_clvf_activate(AVFilterContext *ctx)

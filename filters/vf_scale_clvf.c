@@ -238,9 +238,7 @@ static int scale_clvf_submit_frame(AVFilterContext *ctx, AVFrame *in)
     AVFilterLink *inlink = ctx->inputs[0], *outlink = ctx->outputs[0];
     ScaleCLVFContext *s = ctx->priv;
     clvf_scale_params wanted;
-    clvf_frame src, dst;
     AVFrame *out = NULL;
-    clvf_status st;
     int err;
 
     if ((err = ff_clvf_check_frame(ctx, inlink, in, s->hw)) < 0)
@@ -256,19 +254,13 @@ static int scale_clvf_submit_frame(AVFilterContext *ctx, AVFrame *in)
             goto fail;
     }
 
-    if ((err = ff_clvf_output_frame(outlink, s->hw, in, &out)) < 0 || (err = ff_clvf_make_room(ctx, &s->flight)) < 0)
+    if ((err = ff_clvf_output_frame(outlink, s->hw, in, &out)) < 0)
         goto fail;
-    ff_clvf_describe_frame(in, s->hw, s->params.format, &src);
-    ff_clvf_describe_frame(out, s->hw, s->params.dst_format ? s->params.dst_format : s->params.format, &dst);
-    if ((st = clvf_scale_submit(s->scale, &src, &dst)) != CLVF_OK) {
-        err = ff_clvf_error(ctx, st, "scaling a frame");
-        goto fail;
-    }
     if (s->params.dst_format)
         ff_clvf_tag_frame(out, s->params.dst_format, s->params.dst_matrix, s->params.dst_range,
                           s->params.chroma_location);
-    ff_clvf_in_flight_add(&s->flight, in, out);
-    return 0;
+    return ff_clvf_submit(ctx, &s->flight, (ff_clvf_submit_fn)clvf_scale_submit, s->hw, in, s->params.format, out,
+                          s->params.dst_format ? s->params.dst_format : s->params.format);
 
 fail:
     av_frame_free(&in);

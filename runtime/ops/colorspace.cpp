@@ -25,11 +25,10 @@ constexpr const char* kOp = "colorspace";
 
 [[noreturn]] void invalid(const std::string& message) { throw Error(CLVF_ERROR_INVALID_ARGUMENT, message); }
 
-void check_coding(const PixelFormat& f, clvf_matrix matrix, clvf_range range, const char* side) {
+void check_coding(const PixelFormat& f, int matrix, int range, const char* side) {
   if (!f.rgb && !*matrix_name(matrix))
-    invalid(fmt::format("{}: {} matrix {} is not known; allowed: {}", kOp, side, static_cast<int>(matrix), kMatrixNames));
-  if (!*range_name(range))
-    invalid(fmt::format("{}: {} range {} is not known; allowed: tv, pc", kOp, side, static_cast<int>(range)));
+    invalid(fmt::format("{}: {} matrix {} is not known; allowed: {}", kOp, side, matrix, kMatrixNames));
+  if (!*range_name(range)) invalid(fmt::format("{}: {} range {} is not known; allowed: tv, pc", kOp, side, range));
   if (f.rgb && range != CLVF_RANGE_PC)
     invalid(fmt::format("{}: {} format {} is full range: its range must be pc", kOp, side, f.name));
 }
@@ -131,15 +130,16 @@ void validate_colorspace_params(const clvf_colorspace_params& p) {
   check_version(kOp, p.version);
   check_size(kOp, "width", p.width);
   check_size(kOp, "height", p.height);
-  const PixelFormat& src = check_any_format(kOp, "source format", p.src_format);
-  const PixelFormat& dst = check_any_format(kOp, "destination format", p.dst_format);
-  check_coding(src, p.src_matrix, p.src_range, "source");
-  check_coding(dst, p.dst_matrix, p.dst_range, "destination");
-  check_chroma_location(kOp, p.chroma_location);
-  validate_resample_filter(kOp, p.chroma_filter, p.param_b, p.param_c, p.taps);
-  if (p.dither != CLVF_DITHER_AUTO && p.dither != CLVF_DITHER_NONE && p.dither != CLVF_DITHER_ORDERED)
-    invalid(fmt::format("{}: dither {} is not known; allowed: auto, none, ordered", kOp, static_cast<int>(p.dither)));
-  check_storages(kOp, p.src_storage, p.dst_storage);
+  const PixelFormat& src = check_any_format(kOp, "source format", raw(p.src_format));
+  const PixelFormat& dst = check_any_format(kOp, "destination format", raw(p.dst_format));
+  check_coding(src, raw(p.src_matrix), raw(p.src_range), "source");
+  check_coding(dst, raw(p.dst_matrix), raw(p.dst_range), "destination");
+  check_chroma_location(kOp, raw(p.chroma_location));
+  validate_resample_filter(kOp, raw(p.chroma_filter), p.param_b, p.param_c, p.taps);
+  const int dither = raw(p.dither);
+  if (dither != CLVF_DITHER_AUTO && dither != CLVF_DITHER_NONE && dither != CLVF_DITHER_ORDERED)
+    invalid(fmt::format("{}: dither {} is not known; allowed: auto, none, ordered", kOp, dither));
+  check_storages(kOp, raw(p.src_storage), raw(p.dst_storage));
 }
 
 Colorspace::Colorspace(std::shared_ptr<Device> device, const clvf_colorspace_params& params,

@@ -119,13 +119,13 @@ clvf_range range_from_name(std::string_view name) {
 }
 clvf_dither dither_from_name(std::string_view name) { return lookup(kDithers, name, "dither", "auto, none, ordered"); }
 
-const char* matrix_name(clvf_matrix matrix) {
+const char* matrix_name(int matrix) {
   for (const auto& e : kMatrices)
     if (e.value == matrix) return e.name;
   return "";
 }
 
-const char* range_name(clvf_range range) {
+const char* range_name(int range) {
   for (const auto& e : kRanges)
     if (e.value == range) return e.name;
   return "";

@@ -24,8 +24,8 @@ Affine colour_affine(const ColourCoding& src, const ColourCoding& dst);
 clvf_matrix matrix_from_name(std::string_view name);
 clvf_range range_from_name(std::string_view name);
 clvf_dither dither_from_name(std::string_view name);
-const char* matrix_name(clvf_matrix matrix);  // "" when unknown
-const char* range_name(clvf_range range);     // "" when unknown
+const char* matrix_name(int matrix);  // "" when unknown
+const char* range_name(int range);    // "" when unknown
 extern const char* const kMatrixNames;
 
 }  // namespace clvf

@@ -80,7 +80,7 @@ constexpr int kMaxTemporalRadius = 3;
 
 void validate_denoise_params(const clvf_denoise_params& p) {
   check_version("denoise", p.version);
-  check_format("denoise", p.format);
+  check_format("denoise", raw(p.format));
   check_size("denoise", "width", p.width);
   check_size("denoise", "height", p.height);
   check_strength("strength (s)", p.strength, false);
@@ -93,10 +93,11 @@ void validate_denoise_params(const clvf_denoise_params& p) {
   if (p.temporal_radius < 0 || p.temporal_radius > kMaxTemporalRadius)
     invalid(fmt::format("denoise: temporal radius (t) is {}; allowed: 0 (spatial) to {}", p.temporal_radius,
                         kMaxTemporalRadius));
-  if (p.weighting < CLVF_WEIGHT_WELSCH || p.weighting > CLVF_WEIGHT_BISQUARE_C)
+  const int weighting = raw(p.weighting);
+  if (weighting < CLVF_WEIGHT_WELSCH || weighting > CLVF_WEIGHT_BISQUARE_C)
     invalid(fmt::format("denoise: weighting (wmode) is {}; allowed: 0 welsch, 1 bisquare-a, 2 bisquare-b, 3 bisquare-c",
-                        static_cast<int>(p.weighting)));
-  check_storages("denoise", p.src_storage, p.dst_storage);
+                        weighting));
+  check_storages("denoise", raw(p.src_storage), raw(p.dst_storage));
 }
 
 Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& params)

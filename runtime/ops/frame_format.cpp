@@ -10,7 +10,7 @@ constexpr int kMaxSize = 16384;
 
 [[noreturn]] void invalid(const std::string& message) { throw Error(CLVF_ERROR_INVALID_ARGUMENT, message); }
 
-bool is_storage(clvf_storage s) {
+bool is_storage(int s) {
   return s == CLVF_STORAGE_HOST || s == CLVF_STORAGE_CL_BUFFER || s == CLVF_STORAGE_CL_IMAGE;
 }
 }  // namespace
@@ -20,29 +20,28 @@ void check_version(const char* op, uint32_t version) {
     invalid(fmt::format("{}: params.version is {}, this library speaks version {}", op, version, CLVF_API_VERSION));
 }
 
-void check_format(const char* op, clvf_pixel_format format) {
+void check_format(const char* op, int format) {
   if (format != CLVF_PIX_NV12 && format != CLVF_PIX_YUV420P)
-    invalid(fmt::format("{}: format {} is not supported; allowed: nv12, yuv420p", op, static_cast<int>(format)));
+    invalid(fmt::format("{}: format {} is not supported; allowed: nv12, yuv420p", op, format));
 }
 
 void check_size(const char* op, const char* name, int value) {
   if (value < 1 || value > kMaxSize) invalid(fmt::format("{}: {} is {}; allowed: 1 to {}", op, name, value, kMaxSize));
 }
 
-void check_chroma_location(const char* op, clvf_chroma_location location) {
+void check_chroma_location(const char* op, int location) {
   if (location != CLVF_CHROMA_LEFT && location != CLVF_CHROMA_CENTER && location != CLVF_CHROMA_TOPLEFT)
-    invalid(fmt::format("{}: chroma location {} is not known; allowed: left, center, topleft", op,
-                        static_cast<int>(location)));
+    invalid(fmt::format("{}: chroma location {} is not known; allowed: left, center, topleft", op, location));
 }
 
-void check_storages(const char* op, clvf_storage src, clvf_storage dst) {
+void check_storages(const char* op, int src, int dst) {
   if (!is_storage(src) || !is_storage(dst))
     invalid(fmt::format("{}: storage must be CLVF_STORAGE_HOST, CLVF_STORAGE_CL_BUFFER or CLVF_STORAGE_CL_IMAGE", op));
 }
 
-const PixelFormat& check_any_format(const char* op, const char* which, clvf_pixel_format format) {
+const PixelFormat& check_any_format(const char* op, const char* which, int format) {
   const PixelFormat* f = find_pixel_format(format);
-  if (!f) invalid(fmt::format("{}: {} {} is not known; allowed: {}", op, which, static_cast<int>(format), kPixelFormatNames));
+  if (!f) invalid(fmt::format("{}: {} {} is not known; allowed: {}", op, which, format, kPixelFormatNames));
   return *f;
 }
 

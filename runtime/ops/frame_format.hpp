@@ -19,12 +19,12 @@ struct PlaneGeometry {
 // Throws Error(INVALID_ARGUMENT) "OP: ..." naming what is allowed.
 void check_version(const char* op, uint32_t version);
 // The 8-bit 4:2:0 formats (scale, denoise).
-void check_format(const char* op, clvf_pixel_format format);
+void check_format(const char* op, int format);
 // Any format clvf knows; `which` names the field ("source format").
-const PixelFormat& check_any_format(const char* op, const char* which, clvf_pixel_format format);
+const PixelFormat& check_any_format(const char* op, const char* which, int format);
 void check_size(const char* op, const char* name, int value);
-void check_chroma_location(const char* op, clvf_chroma_location location);
-void check_storages(const char* op, clvf_storage src, clvf_storage dst);
+void check_chroma_location(const char* op, int location);
+void check_storages(const char* op, int src, int dst);
 // Throws Error(UNSUPPORTED) when the storage is CL_IMAGE and the device lacks the image formats
 // of the format's planes.
 void check_image_support(const char* op, const Device& device, clvf_pixel_format format, clvf_storage storage);

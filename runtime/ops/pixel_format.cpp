@@ -25,7 +25,7 @@ const PixelFormat kFormats[] = {
 
 const char* const kPixelFormatNames = "nv12, yuv420p, yv12, p010 (or p010le), yuv444p, rgba, bgra";
 
-const PixelFormat* find_pixel_format(clvf_pixel_format format) {
+const PixelFormat* find_pixel_format(int format) {
   for (const PixelFormat& f : kFormats)
     if (f.id == format) return &f;
   return nullptr;

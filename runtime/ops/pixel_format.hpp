@@ -1,6 +1,7 @@
 // The layout of every pixel format clvf knows: planes (subsampling, channels, bytes per sample,
 // image format), where each colour component lives, and the sample depth.
 #pragma once
+#include <cstring>
 #include <string_view>
 #include <vector>
 
@@ -33,8 +34,19 @@ struct PixelFormat {
   int max_value() const { return (1 << depth) - 1; }
 };
 
-// nullptr when the format is not known.
-const PixelFormat* find_pixel_format(clvf_pixel_format format);
+// nullptr when the format is not known (any int a C caller stored).
+const PixelFormat* find_pixel_format(int format);
+
+// The value of an enum field as the caller stored it: a C caller may store any int, and loading
+// one outside the enumerators' range as the enum type is undefined in C++. Validation reads
+// fields through this.
+template <typename E>
+int raw(const E& field) {
+  static_assert(sizeof(E) == sizeof(int));
+  int v;
+  std::memcpy(&v, &field, sizeof v);
+  return v;
+}
 // Throws Error(INVALID_ARGUMENT) listing the known names.
 clvf_pixel_format pixel_format_from_name(std::string_view name);
 extern const char* const kPixelFormatNames;

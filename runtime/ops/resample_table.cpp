@@ -92,19 +92,19 @@ clvf_scale_algorithm scale_algorithm_from_name(std::string_view name) {
               fmt::format("algorithm '{}' is not known; allowed: {}", name, kScaleAlgorithmNames));
 }
 
-const char* scale_algorithm_name(clvf_scale_algorithm algorithm) {
+const char* scale_algorithm_name(int algorithm) {
   for (const auto& a : kAlgorithms)
     if (a.algorithm == algorithm) return a.name;
   return "";
 }
 
-void validate_resample_filter(const char* op, clvf_scale_algorithm algorithm, double b, double c, int taps) {
+void validate_resample_filter(const char* op, int algorithm, double b, double c, int taps) {
   constexpr int kMaxLanczosTaps = 16;
   const auto invalid = [&](const std::string& what) {
     throw Error(CLVF_ERROR_INVALID_ARGUMENT, fmt::format("{}: {}", op, what));
   };
   if (!*scale_algorithm_name(algorithm))
-    invalid(fmt::format("algorithm {} is not known; allowed: {}", static_cast<int>(algorithm), kScaleAlgorithmNames));
+    invalid(fmt::format("algorithm {} is not known; allowed: {}", algorithm, kScaleAlgorithmNames));
   if (algorithm == CLVF_SCALE_BICUBIC) {
     if (!std::isfinite(b) || b < 0 || b > 1) invalid(fmt::format("bicubic B (param0) is {}; allowed: 0 to 1", b));
     if (!std::isfinite(c) || c < 0 || c > 1) invalid(fmt::format("bicubic C (param1) is {}; allowed: 0 to 1", c));

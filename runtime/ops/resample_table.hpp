@@ -11,12 +11,12 @@ namespace clvf {
 
 // Throws Error(INVALID_ARGUMENT) listing the known names.
 clvf_scale_algorithm scale_algorithm_from_name(std::string_view name);
-const char* scale_algorithm_name(clvf_scale_algorithm algorithm);  // "" when unknown
+const char* scale_algorithm_name(int algorithm);  // "" when unknown
 extern const char* const kScaleAlgorithmNames;                      // "point, bilinear, ..."
 
 // Throws Error(INVALID_ARGUMENT) "OP: ..." for an unknown algorithm, bicubic B or C outside 0..1,
 // or lanczos taps outside 1..16.
-void validate_resample_filter(const char* op, clvf_scale_algorithm algorithm, double b, double c, int taps);
+void validate_resample_filter(const char* op, int algorithm, double b, double c, int taps);
 
 struct ResampleFilter {
   clvf_scale_algorithm algorithm = CLVF_SCALE_BICUBIC;

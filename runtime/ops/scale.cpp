@@ -24,7 +24,7 @@ int tmp_pitch_of(const auto& plane) { return (plane.src_w + kHorizontalVector - 
 
 void validate_scale_params(const clvf_scale_params& p) {
   check_version("scale", p.version);
-  const PixelFormat& f = check_any_format("scale", "format", p.format);
+  const PixelFormat& f = check_any_format("scale", "format", raw(p.format));
   if (f.rgb)
     throw Error(CLVF_ERROR_UNSUPPORTED, fmt::format("scale: {} is not supported; allowed: nv12, yuv420p, yv12, p010, "
                                                     "yuv444p (convert RGB with colorspace)", f.name));
@@ -32,9 +32,9 @@ void validate_scale_params(const clvf_scale_params& p) {
   check_size("scale", "source height", p.src_height);
   check_size("scale", "destination width", p.dst_width);
   check_size("scale", "destination height", p.dst_height);
-  validate_resample_filter("scale", p.algorithm, p.param_b, p.param_c, p.taps);
-  check_chroma_location("scale", p.chroma_location);
-  check_storages("scale", p.src_storage, p.dst_storage);
+  validate_resample_filter("scale", raw(p.algorithm), p.param_b, p.param_c, p.taps);
+  check_chroma_location("scale", raw(p.chroma_location));
+  check_storages("scale", raw(p.src_storage), raw(p.dst_storage));
 }
 
 Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params, bool float_output)

@@ -1,9 +1,14 @@
 #include "runtime/ops/scale_convert.hpp"
 
+#include <fmt/format.h>
+
+#include "runtime/error.hpp"
+
 namespace clvf {
 
 bool scale_converts(const clvf_scale_params& p) {
-  return p.dst_format || p.src_matrix || p.dst_matrix || p.src_range || p.dst_range || p.dither;
+  return raw(p.dst_format) || raw(p.src_matrix) || raw(p.dst_matrix) || raw(p.src_range) || raw(p.dst_range) ||
+         raw(p.dither);
 }
 
 clvf_colorspace_params conversion_params(const clvf_scale_params& p) {
@@ -27,7 +32,21 @@ clvf_colorspace_params conversion_params(const clvf_scale_params& p) {
 
 void validate_scale_convert_params(const clvf_scale_params& p) {
   validate_scale_params(p);
-  if (scale_converts(p)) validate_colorspace_params(conversion_params(p));
+  if (!scale_converts(p)) return;
+  // The fields that may be 0 ("as the source") are checked before conversion_params reads them.
+  const auto known_or_zero = [](int v, const char* name, bool known, const char* allowed) {
+    if (v && !known)
+      throw Error(CLVF_ERROR_INVALID_ARGUMENT,
+                  fmt::format("scale: {} {} is not known; allowed: {} (0: as the source)", name, v, allowed));
+  };
+  known_or_zero(raw(p.dst_format), "destination format", find_pixel_format(raw(p.dst_format)), kPixelFormatNames);
+  known_or_zero(raw(p.src_matrix), "source matrix", *matrix_name(raw(p.src_matrix)), kMatrixNames);
+  known_or_zero(raw(p.dst_matrix), "destination matrix", *matrix_name(raw(p.dst_matrix)), kMatrixNames);
+  known_or_zero(raw(p.src_range), "source range", *range_name(raw(p.src_range)), "tv, pc");
+  known_or_zero(raw(p.dst_range), "destination range", *range_name(raw(p.dst_range)), "tv, pc");
+  known_or_zero(raw(p.dither), "dither", raw(p.dither) >= 0 && raw(p.dither) <= CLVF_DITHER_ORDERED,
+                "auto, none, ordered");
+  validate_colorspace_params(conversion_params(p));
 }
 
 namespace {

@@ -35,6 +35,10 @@
 #define VCOLS_P (VCHUNKS * VEC)
 #define TILE_W (VCOLS_P + 2 * SEARCH_R * CH)          // covers every column phase A reads
 #define TILE_H (TH + 2 * HALO)
+#define COLUMN_ROWS (TH + 2 * PATCH_R)
+// One lane per work-item and a work-group that covers the columns in one round (the GPU shape):
+// phase A keeps its column in registers.
+#define ONE_ROUND (VEC == 1 && VCHUNKS <= WX && COLUMN_ROWS <= 64)
 
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
@@ -146,6 +150,14 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
 #endif
   barrier(CLK_LOCAL_MEM_FENCE);
 
+#if ONE_ROUND
+  // The centre column this work-item slides down in phase A, for every offset.
+  const int column = lid + (HALO - PATCH_R) * CH;
+  int centre[COLUMN_ROWS];
+  _Pragma("unroll") for (int k = 0; k < COLUMN_ROWS; ++k)
+    centre[k] = lid < VCHUNKS ? (int)tile[HALO - PATCH_R + k][column] : 0;
+#endif
+
   floatv acc[TH], wsum[TH];
   for (int y = 0; y < TH; ++y) acc[y] = wsum[y] = 0.0f;
   const int xl = lid * VEC;                  // this work-item's first lane in the tile
@@ -165,6 +177,23 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
   for (int oy = -SEARCH_R; oy <= SEARCH_R; ++oy) {
     for (int ox = -SEARCH_R; ox <= SEARCH_R; ++ox) {
       if (ox == 0 && oy == 0 && f == 0) continue;  // the centre counts once, with weight 1, below
+#if ONE_ROUND
+      // GPU shape: this work-item's column only; the centre column is in registers, and each
+      // square is computed once.
+      if (lid < VCHUNKS) {
+        const int cx = column + ox * CH;
+        int d[COLUMN_ROWS];
+        _Pragma("unroll") for (int k = 0; k < COLUMN_ROWS; ++k)
+          d[k] = SQ(centre[k] - (int)cand[HALO - PATCH_R + k + oy][cx]);
+        int s = 0;
+        _Pragma("unroll") for (int k = 0; k < PATCH; ++k) s += d[k];
+        vsum[0][lid] = s;
+        _Pragma("unroll") for (int y = 1; y < TH; ++y) {
+          s += d[y + PATCH - 1] - d[y - 1];
+          vsum[y][lid] = s;
+        }
+      }
+#else
       for (int chunk = lid; chunk < VCHUNKS; chunk += WX) {
         const int tx = chunk * VEC + (HALO - PATCH_R) * CH, cx = tx + ox * CH;
 #define D(row) SQ(LOAD_U8(&tile[row][tx]) - LOAD_U8(&cand[(row) + oy][cx]))
@@ -177,6 +206,7 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
         }
 #undef D
       }
+#endif
       barrier(CLK_LOCAL_MEM_FENCE);
       const intv x_inside = px + ox >= 0 && px + ox < width;
       for (int y = 0; y < TH && outputs; ++y) {

@@ -21,8 +21,9 @@ constexpr int kMaxWindow = 99;
 // A work-group covers `lanes` lanes x `rows` rows with WX work-items: CPU devices give each
 // work-item a 16-lane vector (their compilers do not vectorise these loops across work-items); on
 // GPUs each work-item has one lane and the work-group is as wide as the tile plus the patch's
-// overhang, so that the column pass takes one round. Rows measured best: 32 on PoCL, 8 on an
-// H200 (1.73 ms against 1.89 with 16 and 3.5 with 32 at 1080p NV12 p=7 r=15).
+// overhang, so that the column pass takes one round (and keeps its column in registers). Measured
+// best: 32 rows on PoCL; 128 work-items and 12 rows on an H200 (1.42 ms at 1080p NV12 p=7 r=15,
+// against 1.54 with 64 x 8 and 1.65 with 256 x 8).
 struct Shape {
   int wx, vec, lanes, rows;
 };
@@ -46,9 +47,9 @@ Shape shape_for(bool cpu, int patch_r, int channels) {
   if (const auto s = shape_override(patch_r, channels)) return *s;
   if (cpu) return {4, 16, 64, 32};
   const int overhang = 2 * patch_r * channels;
-  int wx = 64;
-  while (wx - overhang < 32 && wx < 256) wx *= 2;
-  return {wx, 1, (wx - overhang) / channels * channels, 8};
+  int wx = 128;
+  while (wx - overhang < 64 && wx < 256) wx *= 2;
+  return {wx, 1, (wx - overhang) / channels * channels, 12};
 }
 
 [[noreturn]] void invalid(const std::string& message) { throw Error(CLVF_ERROR_INVALID_ARGUMENT, message); }

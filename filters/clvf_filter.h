@@ -82,6 +82,13 @@ void ff_clvf_in_flight_free(CLVFInFlight *f);
  * submit_frame (which takes `in`), keeping frames in flight and draining them at the end. */
 int ff_clvf_activate(AVFilterContext *ctx, CLVFInFlight *f, int (*submit_frame)(AVFilterContext *, AVFrame *));
 
+/* The `profile` option every clvf filter has (an int field): kernel times from OpenCL events,
+ * logged when the filter closes. */
+#define CLVF_PROFILE_OPTION(offset, flags)                                                              \
+    { "profile", "record kernel times and log them when the filter closes (devices clvf opens; an "   \
+      "FFmpeg device's queue must have profiling enabled) (default 0)",                                \
+      offset, AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, flags }
+
 /* Routes the library's messages to av_log. */
 void ff_clvf_route_log(void);
 /* Logs "WHAT: <the library's message>" and returns the matching AVERROR. */

@@ -24,6 +24,7 @@ typedef struct ColorspaceCLVFContext {
     int matrix, in_matrix, range, in_range, chroma_location, dither;
     char *chroma_filter;
     char *device_spec;
+    int profile;
 
     clvf_device *device;
     clvf_colorspace *op;
@@ -41,6 +42,8 @@ static av_cold int colorspace_clvf_init(AVFilterContext *ctx)
     int err;
 
     ff_clvf_route_log();
+    if (s->profile)
+        clvf_request_profiling(1);
     if (s->preset && (err = ff_clvf_apply_preset(ctx, "colorspace_clvf", s->preset)) < 0)
         return err;
     if (s->out_format != AV_PIX_FMT_NONE && !ff_clvf_format(s->out_format)) {
@@ -243,6 +246,7 @@ static const AVOption colorspace_clvf_options[] = {
       "(default auto)", OFFSET(dither), AV_OPT_TYPE_INT, { .i64 = UNSET }, UNSET, CLVF_DITHER_ORDERED, FLAGS, "dither" },
     CLVF_DITHER_CONSTS("dither"),
     CLVF_DEVICE_OPTION(OFFSET(device_spec), FLAGS),
+    CLVF_PROFILE_OPTION(OFFSET(profile), FLAGS),
     { NULL }
 };
 

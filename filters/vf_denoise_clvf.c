@@ -28,6 +28,7 @@ typedef struct DenoiseCLVFContext {
     int t;
     int wmode;
     char *device_spec;
+    int profile;
 
     clvf_device *device;
     clvf_denoise *denoise;
@@ -56,6 +57,8 @@ static av_cold int denoise_clvf_init(AVFilterContext *ctx)
     int err;
 
     ff_clvf_route_log();
+    if (s->profile)
+        clvf_request_profiling(1);
     if (s->preset && (err = ff_clvf_apply_preset(ctx, "denoise_clvf", s->preset)) < 0)
         return err;
     clvf_denoise_params_default(p);
@@ -247,6 +250,7 @@ static const AVOption denoise_clvf_options[] = {
     { "bisquare-b", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_WEIGHT_BISQUARE_B }, 0, 0, FLAGS, "wmode" },
     { "bisquare-c", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_WEIGHT_BISQUARE_C }, 0, 0, FLAGS, "wmode" },
     CLVF_DEVICE_OPTION(OFFSET(device_spec), FLAGS),
+    CLVF_PROFILE_OPTION(OFFSET(profile), FLAGS),
     { NULL }
 };
 

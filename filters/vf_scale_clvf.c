@@ -23,6 +23,7 @@ typedef struct ScaleCLVFContext {
     double param0, param1;
     char *preset;
     char *device_spec;
+    int profile;
     /* Conversion in the same operation: output format, matrices, ranges, dither (UNSET: none). */
     int out_format, matrix, in_matrix, range, in_range, dither;
 
@@ -92,6 +93,8 @@ static av_cold int scale_clvf_init(AVFilterContext *ctx)
     int err;
 
     ff_clvf_route_log();
+    if (s->profile)
+        clvf_request_profiling(1);
     if (s->preset && (err = ff_clvf_apply_preset(ctx, "scale_clvf", s->preset)) < 0)
         return err;
     if (s->out_format != AV_PIX_FMT_NONE && !ff_clvf_format(s->out_format)) {
@@ -315,6 +318,7 @@ static const AVOption scale_clvf_options[] = {
       OFFSET(dither), AV_OPT_TYPE_INT, { .i64 = UNSET }, UNSET, CLVF_DITHER_ORDERED, FLAGS, "dither" },
     CLVF_DITHER_CONSTS("dither"),
     CLVF_DEVICE_OPTION(OFFSET(device_spec), FLAGS),
+    CLVF_PROFILE_OPTION(OFFSET(profile), FLAGS),
     { NULL }
 };
 

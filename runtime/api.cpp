@@ -46,6 +46,8 @@ extern "C" {
 
 CLVF_API const char* clvf_last_error(void) { return clvf::last_error.c_str(); }
 
+CLVF_API void clvf_request_profiling(int on) { clvf::request_profiling(on != 0); }
+
 CLVF_API clvf_status clvf_device_open(const char* spec, clvf_device** out) {
   return api_call([&] {
     require(out, "clvf_device_open: out");

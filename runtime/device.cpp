@@ -1,5 +1,7 @@
 #include "runtime/device.hpp"
 
+#include <atomic>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -62,9 +64,15 @@ Device::Device(cl::Context context, cl::Device device, cl::CommandQueue queue)
   log(CLVF_LOG_INFO, "using OpenCL device {}", name_);
 }
 
+namespace {
+std::atomic<bool> profiling_flag{false};
+}
+
+void request_profiling(bool on) { profiling_flag = on; }
+
 bool profiling_requested() {
   const char* p = std::getenv("CLVF_PROFILE");
-  return p && *p == '1';
+  return (p && *p == '1') || profiling_flag;
 }
 
 std::shared_ptr<Device> Device::open(std::string_view spec_text) {

@@ -54,8 +54,9 @@ class Device {
   std::map<std::pair<std::string, std::string>, cl::Program> programs_;
 };
 
-// CLVF_PROFILE=1: queues clvf creates record kernel times.
+// CLVF_PROFILE=1, or request_profiling(true): queues clvf creates from then on record kernel times.
 bool profiling_requested();
+void request_profiling(bool on);
 
 // Every device of every platform, in clinfo -l order.
 std::vector<std::pair<DeviceEntry, cl::Device>> list_devices();

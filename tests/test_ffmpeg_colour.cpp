@@ -279,6 +279,16 @@ TEST_F(FfmpegColour, FramesInFlightComeOutInOrderWithStagedCopies) {
   }
 }
 
+// profile=1: kernel times from OpenCL events, logged per kernel when the filters close.
+TEST_F(FfmpegColour, ProfileOptionLogsKernelTimes) {
+  const ProcessResult r = run_ffmpeg(
+      "-loglevel info -f lavfi -i testsrc2=size=320x240 -frames:v 3 "
+      "-vf scale_clvf=w=160:h=120:profile=1,colorspace_clvf=format=rgba,denoise_clvf=profile=1 -f null -");
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const char* line : {"kernel times", "scale_v plane 0", "scale_h plane 1", "colour_luma", "nlmeans plane 0"})
+    EXPECT_NE(r.output.find(line), std::string::npos) << line << " missing from:\n" << r.output;
+}
+
 TEST_F(FfmpegColour, BadOptionsFailWithAClearMessage) {
   const struct {
     std::string vf, expect;

@@ -53,6 +53,11 @@ typedef void (*clvf_log_callback)(void *opaque, clvf_log_level level, const char
 /* Replaces the log sink (default: stderr for warnings and errors). NULL restores the default. */
 CLVF_API void clvf_set_log_callback(clvf_log_callback cb, void *opaque);
 
+/* Kernel times on request: devices opened (or wrapped without a queue) after clvf_request_profiling(1)
+ * get queues that record them, as with CLVF_PROFILE=1; the operations' _profile calls report
+ * them. Process-wide; affects only devices created afterwards. */
+CLVF_API void clvf_request_profiling(int on);
+
 /* ---- devices ---- */
 typedef struct clvf_device clvf_device;
 

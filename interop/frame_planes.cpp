@@ -3,12 +3,9 @@
 #include <fmt/format.h>
 
 #include <cstdint>
-#include <algorithm>
-#include <cstdlib>
 #include <cstring>
-#include <future>
-#include <thread>
 
+#include "interop/copy_pool.hpp"
 #include "runtime/error.hpp"
 
 namespace clvf {
@@ -17,27 +14,12 @@ namespace {
 // Bytes a plane spans in memory: every row's pitch but the last's.
 size_t span(const PlaneShape& s, size_t pitch) { return pitch * (s.rows - 1) + s.row_bytes; }
 
-// Threads for the copies between frames and pinned staging: one thread copies about 8 GB/s,
-// less than a PCIe link moves (CLVF_COPY_THREADS overrides; at most 8).
-unsigned copy_threads() {
-  static const unsigned n = [] {
-    const char* e = std::getenv("CLVF_COPY_THREADS");
-    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    return std::clamp(e ? static_cast<unsigned>(std::atoi(e)) : std::min(4u, hw), 1u, 8u);
-  }();
-  return n;
-}
-
 void copy_rows(uint8_t* to, size_t to_pitch, const uint8_t* from, size_t from_pitch, size_t row_bytes, size_t rows) {
-  const auto part = [&](size_t first, size_t last) {
-    for (size_t y = first; y < last; ++y) std::memcpy(to + y * to_pitch, from + y * from_pitch, row_bytes);
-  };
-  const unsigned threads = row_bytes * rows < (size_t(1) << 20) ? 1 : copy_threads();
-  std::vector<std::future<void>> parts;
-  for (unsigned t = 1; t < threads; ++t)
-    parts.push_back(std::async(std::launch::async, part, rows * t / threads, rows * (t + 1) / threads));
-  part(0, rows / threads);
-  for (auto& p : parts) p.get();
+  const size_t parts = row_bytes * rows < (size_t(1) << 20) ? 1 : copy_threads();
+  run_parts(parts, [&](size_t t) {
+    for (size_t y = rows * t / parts; y < rows * (t + 1) / parts; ++y)
+      std::memcpy(to + y * to_pitch, from + y * from_pitch, row_bytes);
+  });
 }
 }  // namespace
 

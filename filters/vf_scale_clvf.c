@@ -150,7 +150,7 @@ static av_cold void scale_clvf_uninit(AVFilterContext *ctx)
 
 /* w and h are FFmpeg expressions (iw, ih, a, sar, dar, ...; 0: input size; -n: keep the aspect
  * ratio, divisible by n), evaluated and adjusted as the scale filter does. */
-static int output_size(AVFilterContext *ctx, AVFilterLink *inlink, AVFilterLink *outlink)
+static int output_size(AVFilterContext *ctx, AVFilterLink *inlink, AVFilterLink *outlink, enum AVPixelFormat out_sw)
 {
     ScaleCLVFContext *s = ctx->priv;
     int w, h, err;
@@ -163,8 +163,7 @@ static int output_size(AVFilterContext *ctx, AVFilterLink *inlink, AVFilterLink 
                "each side must be 1 to 16384\n", w, h, s->w_expr, s->h_expr, inlink->w, inlink->h);
         return AVERROR(EINVAL);
     }
-    if (((w | h) & 1) && outlink->format != AV_PIX_FMT_YUV444P && outlink->format != AV_PIX_FMT_RGBA &&
-        outlink->format != AV_PIX_FMT_BGRA) {
+    if (((w | h) & 1) && out_sw != AV_PIX_FMT_YUV444P && out_sw != AV_PIX_FMT_RGBA && out_sw != AV_PIX_FMT_BGRA) {
         av_log(ctx, AV_LOG_ERROR, "output size %dx%d (from w='%s' h='%s', input %dx%d) is odd: 4:2:0 output "
                "needs an even width and height; use -2 to keep the aspect ratio with even sizes, or "
                "force_divisible_by=2\n", w, h, s->w_expr, s->h_expr, inlink->w, inlink->h);
@@ -195,12 +194,10 @@ static int scale_clvf_config_output(AVFilterLink *outlink)
     AVFilterContext *ctx = outlink->src;
     AVFilterLink *inlink = ctx->inputs[0];
     ScaleCLVFContext *s = ctx->priv;
-    enum AVPixelFormat sw_format;
+    enum AVPixelFormat sw_format, out_sw;
     int err;
 
     release_state(s);
-    enum AVPixelFormat out_sw;
-
     if ((err = ff_clvf_input_format(ctx, inlink, scale_formats, &s->hw, &sw_format)) < 0)
         return err;
     if (s->hw != (outlink->format == AV_PIX_FMT_OPENCL)) {
@@ -209,7 +206,7 @@ static int scale_clvf_config_output(AVFilterLink *outlink)
         return AVERROR(EINVAL);
     }
     out_sw = s->hw ? (s->out_format != AV_PIX_FMT_NONE ? s->out_format : sw_format) : outlink->format;
-    if ((err = output_size(ctx, inlink, outlink)) < 0)
+    if ((err = output_size(ctx, inlink, outlink, out_sw)) < 0)
         return err;
     if (inlink->sample_aspect_ratio.num)
         outlink->sample_aspect_ratio = av_mul_q((AVRational){ outlink->h * inlink->w, outlink->w * inlink->h },

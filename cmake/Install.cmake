@@ -1,0 +1,22 @@
+# cmake --install: the shared library, the C header, the presets (documentation: the library
+# embeds them), a CMake package (find_package(clvf) gives clvf::clvf) and a pkg-config file.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+install(TARGETS clvf EXPORT clvfTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/include/clvf/clvf.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/clvf)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/presets/ DESTINATION ${CMAKE_INSTALL_DATADIR}/clvf/presets)
+
+set(CLVF_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/clvf)
+install(EXPORT clvfTargets NAMESPACE clvf:: DESTINATION ${CLVF_CMAKE_DIR})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/clvfConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/clvfConfig.cmake INSTALL_DESTINATION ${CLVF_CMAKE_DIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/clvfConfigVersion.cmake COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/clvfConfig.cmake ${PROJECT_BINARY_DIR}/clvfConfigVersion.cmake
+  DESTINATION ${CLVF_CMAKE_DIR})
+
+file(RELATIVE_PATH CLVF_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/clvf.pc.in ${PROJECT_BINARY_DIR}/clvf.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/clvf.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

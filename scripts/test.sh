@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Installs what is needed, builds everything, and runs the whole test suite with ctest.
+# Installs what is needed, builds everything, and runs the whole test suite with ctest, then the
+# sanitizer run (scripts/sanitize.sh: ASan + UBSan build of the library, tests and samples).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${CLVF_BUILD_DIR:-$ROOT/build}
 bash "$ROOT/scripts/build.sh"
 cd "$BUILD"
 ctest --output-on-failure -j"$(nproc)" --timeout 1200
+bash "$ROOT/scripts/sanitize.sh"

@@ -82,3 +82,11 @@ echo "build-ffmpeg: make -j$JOBS"
 make -C "$OBJ" -j"$JOBS" ffmpeg ffprobe > "$OBJ/make.log" 2>&1 || { grep -E 'error|Error' -A3 "$OBJ/make.log" | head -40 >&2; exit 1; }
 cp -f "$OBJ/ffmpeg" "$OBJ/ffprobe" "$BUILD/bin/"
 echo "build-ffmpeg: $BUILD/bin/ffmpeg ready"
+
+# samples/transcode.c uses these FFmpeg libraries directly (no libavfilter): linked statically,
+# with the external libraries FFmpeg's configure found for them.
+extra=$(grep -E '^EXTRALIBS(-avformat|-avcodec|-swresample|-avutil)?=' "$OBJ/ffbuild/config.mak" | cut -d= -f2- | tr '\n' ' ')
+gcc -std=c11 -O2 -Wall -I"$SRC" -I"$OBJ" -I"$ROOT/include" "$ROOT/samples/transcode.c" \
+  "$OBJ/libavformat/libavformat.a" "$OBJ/libavcodec/libavcodec.a" "$OBJ/libswresample/libswresample.a" \
+  "$OBJ/libavutil/libavutil.a" -L"$BUILD/lib" -Wl,-rpath,"$BUILD/lib" -lclvf $extra -o "$BUILD/bin/transcode"
+echo "build-ffmpeg: $BUILD/bin/transcode (samples/transcode.c) ready"

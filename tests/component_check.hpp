@@ -9,8 +9,30 @@
 #include <random>
 
 #include "reference_colour.hpp"
+#include "runtime/device.hpp"
 
 namespace clvf::test {
+
+inline const char* format_name(clvf_pixel_format f) {
+  static const char* names[] = {"none", "yuv420p", "nv12", "yv12", "p010", "yuv444p", "rgba", "bgra"};
+  return f >= 0 && f <= CLVF_PIX_BGRA ? names[f] : "?";
+}
+
+// With image storage on a device that lacks an image format of `a` or `b`, creation must have
+// failed with UNSUPPORTED naming images: true when so (the case is skipped), false when the
+// device has them.
+inline bool expect_unsupported_images(const Device& d, clvf_storage storage, clvf_pixel_format a, clvf_pixel_format b,
+                                      clvf_status status) {
+  const auto has = [&](clvf_pixel_format f) {
+    for (const auto& fmt : colour_image_formats(f))
+      if (!d.supports_image_format(fmt.image_channel_order, fmt.image_channel_data_type)) return false;
+    return true;
+  };
+  if (storage != CLVF_STORAGE_CL_IMAGE || (has(a) && has(b))) return false;
+  EXPECT_EQ(status, CLVF_ERROR_UNSUPPORTED) << "the device lacks an image format this needs";
+  EXPECT_NE(std::string(clvf_last_error()).find("images"), std::string::npos) << clvf_last_error();
+  return true;
+}
 
 // Random values over each component's whole code range.
 inline Components random_components(clvf_pixel_format f, int w, int h, std::mt19937_64& rng) {

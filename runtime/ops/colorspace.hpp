@@ -34,12 +34,9 @@ class Colorspace {
   // Asynchronous, as Scale's.
   void submit(const clvf_frame& src, const clvf_frame& dst);
   void complete();
-  size_t in_flight() const { return pipeline_.in_flight(); }
   // The checks submit makes of a destination frame, alone (Error(INVALID_ARGUMENT)).
   void validate_destination(const clvf_frame& dst) const { dst_->validate(dst); }
   std::string profile_report() const { return profile_.report(); }
-  // The map the kernels apply (for tests and logs).
-  const Affine& affine() const { return affine_; }
 
  private:
   struct Pass {

@@ -52,7 +52,6 @@ class FramePipeline {
               const std::function<void(size_t)>& enqueue_step);
   // Completes the oldest frame; Error(INVALID_ARGUMENT) when there is none.
   void complete(FramePlanes* dst_planes, KernelProfile& profile);
-  size_t in_flight() const { return frames_.size(); }
 
  private:
   std::deque<FrameInFlight> frames_;

@@ -35,7 +35,6 @@ class Scale {
   // src and dst must stay valid until their frame completes.
   void submit(const clvf_frame& src, const clvf_frame& dst);
   void complete();
-  size_t in_flight() const { return pipeline_.in_flight(); }
   std::vector<FloatPlane> float_planes() const;
   // Kernel times so far (profiling devices only; "" otherwise).
   std::string profile_report() const { return profile_.report(); }

@@ -26,7 +26,6 @@ class ScaleConvert {
   // Asynchronous, as Scale's.
   void submit(const clvf_frame& src, const clvf_frame& dst);
   void complete();
-  size_t in_flight() const { return scale_.in_flight(); }
   std::string profile_report() const;
 
  private:

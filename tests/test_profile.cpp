@@ -34,15 +34,22 @@ std::string run_three_frames() {
   return report;
 }
 
-TEST(Profile, KernelTimesWhenAsked) {
+void expect_kernel_times(const char* scale_kernels, std::initializer_list<const char*> kernels) {
   ::setenv("CLVF_PROFILE", "1", 1);
+  ::setenv("CLVF_SCALE_KERNELS", scale_kernels, 1);
   const std::string report = run_three_frames();
   ::unsetenv("CLVF_PROFILE");
-  for (const char* kernel : {"scale_v plane 0", "scale_h plane 0", "scale_v plane 1", "scale_h plane 1"}) {
+  ::unsetenv("CLVF_SCALE_KERNELS");
+  for (const char* kernel : kernels) {
     const auto at = report.find(kernel);
     ASSERT_NE(at, std::string::npos) << kernel << " missing from:\n" << report;
     EXPECT_NE(report.find("3 runs", at), std::string::npos) << report;
   }
+}
+
+TEST(Profile, KernelTimesWhenAsked) {
+  expect_kernel_times("gpu", {"scale_v plane 0", "scale_h plane 0", "scale_v plane 1", "scale_h plane 1"});
+  expect_kernel_times("block", {"scale_block plane 0", "scale_block plane 1"});
 }
 
 TEST(Profile, NothingWhenNotAsked) {

@@ -179,6 +179,75 @@ ResampleTable build_resample_table(const ResampleFilter& filter, const AxisMappi
   return t;
 }
 
+ResampleTable tap_major(const ResampleTable& table) {
+  ResampleTable t = table;
+  const size_t n = table.offsets.size();
+  t.stride = table.taps;
+  t.weights.resize(n * table.taps);
+  for (size_t o = 0; o < n; ++o)
+    for (int k = 0; k < table.taps; ++k) t.weights[k * n + o] = table.weights[o * table.stride + k];
+  return t;
+}
+
+namespace {
+
+// The middle block's taps as the pattern, and which blocks repeat it exactly.
+void find_pattern(const ResampleTable& table, int pixels, int channels, BlockTable& bt) {
+  const int n = static_cast<int>(table.offsets.size()), blocks = static_cast<int>(bt.bases.size());
+  const int mid = blocks / 2;
+  bt.regular.assign(blocks, 0);
+  if ((mid + 1) * pixels > n) return;
+  const auto weight = [&](int o, int k) { return table.weights[static_cast<size_t>(o) * table.stride + k]; };
+  for (int j = 0; j < pixels; ++j) bt.pattern_first.push_back(table.offsets[mid * pixels + j] - bt.bases[mid]);
+  bt.pattern.resize(static_cast<size_t>(table.taps) * pixels * channels);
+  for (int k = 0; k < table.taps; ++k)
+    for (int j = 0; j < pixels; ++j)
+      for (int c = 0; c < channels; ++c) bt.pattern[(k * pixels + j) * channels + c] = weight(mid * pixels + j, k);
+  for (int b = 0; (b + 1) * pixels <= n; ++b) {
+    bool same = true;
+    for (int j = 0; j < pixels && same; ++j) {
+      const int o = b * pixels + j, m = mid * pixels + j;
+      same = table.offsets[o] - bt.bases[b] == bt.pattern_first[j];
+      for (int k = 0; k < table.taps && same; ++k) same = weight(o, k) == weight(m, k);
+    }
+    bt.regular[b] = same;
+  }
+}
+
+}  // namespace
+
+BlockTable block_table(const ResampleTable& table, int src_size, int pixels, int channels, int max_span) {
+  const int n = static_cast<int>(table.offsets.size()), blocks = (n + pixels - 1) / pixels;
+  const auto first_of = [&](int b) {
+    return *std::min_element(table.offsets.begin() + b * pixels, table.offsets.begin() + std::min(n, (b + 1) * pixels));
+  };
+  int span = 0;
+  for (int b = 0; b < blocks; ++b) {
+    const int end = *std::max_element(table.offsets.begin() + b * pixels,
+                                      table.offsets.begin() + std::min(n, (b + 1) * pixels)) + table.taps;
+    span = std::max(span, end - first_of(b));
+  }
+  span = (span + pixels - 1) / pixels * pixels;
+  if (span > max_span || span > src_size) return {};
+  BlockTable bt;
+  bt.span = span;
+  bt.bases.resize(blocks);
+  const size_t lanes = static_cast<size_t>(pixels) * channels;
+  bt.matrix.assign(blocks * span * lanes, 0.0f);
+  for (int b = 0; b < blocks; ++b) {
+    const int base = bt.bases[b] = std::min(first_of(b), src_size - span);
+    for (int j = 0; j < pixels && b * pixels + j < n; ++j) {
+      const int o = b * pixels + j;
+      for (int k = 0; k < table.taps; ++k)
+        for (int c = 0; c < channels; ++c)
+          bt.matrix[(b * span + table.offsets[o] + k - base) * lanes + j * channels + c] =
+              table.weights[static_cast<size_t>(o) * table.stride + k];
+    }
+  }
+  find_pattern(table, pixels, channels, bt);
+  return bt;
+}
+
 DeviceTable upload_table(const cl::Context& context, const ResampleTable& table) {
   const auto upload = [&](const auto& v) {
     return cl::Buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * sizeof(v[0]),

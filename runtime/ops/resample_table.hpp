@@ -56,6 +56,29 @@ struct ResampleTable {
 // there are no more than 4 taps; 1 means no padding).
 ResampleTable build_resample_table(const ResampleFilter& filter, const AxisMapping& axis, int max_vector = 1);
 
+// The weights tap-major (weights[k * dst_size + o]), unpadded: consecutive outputs' weights
+// for one tap are contiguous, for kernels that run one output per work-item on CPUs.
+ResampleTable tap_major(const ResampleTable& table);
+
+// A table turned into one dense matrix per block of `pixels` consecutive outputs: each block
+// reads `span` source samples from bases[b] (span a multiple of `pixels`, every block's window
+// inside the source), and matrix[(b * span + s) * pixels * channels + j * channels + c] is the
+// weight of source sample bases[b] + s for output j of the block (the same for each of its
+// `channels` interleaved channels; 0 off its taps and past the last output).
+struct BlockTable {
+  int span = 0;
+  std::vector<int> bases;
+  std::vector<float> matrix;
+  // Where the ratio's period divides the block, blocks away from the edges repeat one pattern:
+  // output j's taps start pattern_first[j] samples after the base, with weights
+  // pattern[k * pixels * channels + j * channels + c]. regular[b] is 1 for the blocks that repeat
+  // it exactly (a kernel may apply it by lane permutations instead of the matrix), else 0.
+  std::vector<int> regular, pattern_first;
+  std::vector<float> pattern;
+};
+// Empty (span 0) when the span would exceed max_span or the source.
+BlockTable block_table(const ResampleTable& table, int src_size, int pixels, int channels, int max_span);
+
 // The table on the device: read-only buffers of its offsets and weights.
 struct DeviceTable {
   cl::Buffer offsets, weights;

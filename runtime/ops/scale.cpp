@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <string_view>
 
 #include "runtime/error.hpp"
 #include "runtime/kernels.hpp"
@@ -14,11 +16,54 @@
 namespace clvf {
 namespace {
 
-// Pass 2 reads taps 8 at a time (4 for short filters); its intermediate rows carry room for the
-// overhang.
-constexpr int kHorizontalVector = 8;
+// Pass 2 on GPUs reads taps 4 at a time; its intermediate rows carry room for the overhang.
+constexpr int kHorizontalVector = 4;
+// The one-pass CPU kernel keeps up to this many 16-lane vectors of vertically filtered source.
+constexpr int kMaxBlockVectors = 4;
+// and makes this many output rows, each matrix row loaded once for all of them.
+constexpr int kBlockRows = 2;
+
+// CPU devices run the one-pass block kernel where it fits (else the two passes in their CPU
+// form), other devices the two passes in their GPU form. CLVF_SCALE_KERNELS=block|cpu|gpu picks
+// a form on any device, so that tests check each and benchmarks compare them.
+Scale::Kernels kernels_for(const Device& device) {
+  const char* e = std::getenv("CLVF_SCALE_KERNELS");
+  if (!e || !*e)
+    return device.device().getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU ? Scale::Kernels::kBlock
+                                                                          : Scale::Kernels::kGpu;
+  const std::string_view v = e;
+  if (v == "block") return Scale::Kernels::kBlock;
+  if (v == "cpu") return Scale::Kernels::kCpu;
+  if (v == "gpu") return Scale::Kernels::kGpu;
+  throw Error(CLVF_ERROR_INVALID_ARGUMENT,
+              fmt::format("scale: CLVF_SCALE_KERNELS is '{}'; allowed: block, cpu, gpu", v));
+}
 
 int tmp_pitch_of(const auto& plane) { return (plane.src_w + kHorizontalVector - 1) * plane.channels; }
+
+// PATTERN_SUM(c, w) for scale_block.cl: the pattern's taps applied to the block's columns c (an
+// array of float16) as lane permutations, summed as a tree; none when no block repeats it.
+std::string pattern_sum(const BlockTable& bt, int channels) {
+  if (std::find(bt.regular.begin(), bt.regular.end(), 1) == bt.regular.end()) return "";
+  const int pixels = 16 / channels, taps = static_cast<int>(bt.pattern.size()) / 16;
+  std::vector<std::string> terms;
+  for (int k = 0; k < taps; ++k) {
+    std::string lanes;
+    for (int j = 0; j < pixels; ++j)
+      for (int c = 0; c < channels; ++c) {
+        const int lane = (bt.pattern_first[j] + k) * channels + c;
+        lanes += fmt::format("{}(c)[{}].s{:x}", lanes.empty() ? "" : ", ", lane / 16, lane % 16);
+      }
+    terms.push_back(fmt::format("(w)[{}] * (float16)({})", k, lanes));
+  }
+  while (terms.size() > 1) {
+    std::vector<std::string> next;
+    for (size_t i = 0; i + 1 < terms.size(); i += 2) next.push_back(fmt::format("({} + {})", terms[i], terms[i + 1]));
+    if (terms.size() % 2) next.push_back(terms.back());
+    terms = std::move(next);
+  }
+  return fmt::format("#define PATTERN_SUM(c, w) {}\n", terms[0]);
+}
 
 }  // namespace
 
@@ -42,25 +87,31 @@ Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params, bo
   validate_scale_params(params_);
   check_image_support("scale", *device_, params_.format, params_.src_storage);
   if (!float_output_) check_image_support("scale", *device_, params_.format, params_.dst_storage);
-  // 8 taps per vector in pass 2 is ~30% faster on PoCL and up to 3x slower on NVIDIA (long filters).
-  wide_horizontal_ = device_->device().getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU;
+  kernels_ = kernels_for(*device_);
   const auto src_planes = planes_of(params_.format, params_.src_width, params_.src_height);
   const auto dst_planes = planes_of(params_.format, params_.dst_width, params_.dst_height);
   planes_.resize(src_planes.size());
+  const PixelFormat& f = *find_pixel_format(params_.format);
   size_t tmp_bytes = 0;
   for (size_t i = 0; i < planes_.size(); ++i) {
     Plane& pl = planes_[i];
     pl.channels = src_planes[i].channels;
     pl.src_w = src_planes[i].width, pl.src_h = src_planes[i].height;
     pl.dst_w = dst_planes[i].width, pl.dst_h = dst_planes[i].height;
-    tmp_bytes = std::max(tmp_bytes, sizeof(float) * tmp_pitch_of(pl) * pl.dst_h);
+    plan_plane(pl, f.planes[i].sub_x > 1);
+    if (!pl.block) tmp_bytes = std::max(tmp_bytes, sizeof(float) * tmp_pitch_of(pl) * pl.dst_h);
   }
-  // Pass 2 reads whole vectors past a row's last tap (with zero weight): the padding must hold
-  // finite values, so the intermediate starts zeroed and pass 1 only ever writes finite sums.
-  tmp_ = cl::Buffer(device_->context(), CL_MEM_READ_WRITE, tmp_bytes);
-  device_->queue().enqueueFillBuffer(tmp_, 0.0f, 0, tmp_bytes);
-  const PixelFormat& f = *find_pixel_format(params_.format);
-  for (size_t i = 0; i < planes_.size(); ++i) plan_plane(planes_[i], f.planes[i].sub_x > 1);
+  if (tmp_bytes) {
+    // Pass 2 may read whole vectors past a row's last tap (with zero weight): the padding must
+    // hold finite values, so the intermediate starts zeroed and pass 1 only writes finite sums.
+    tmp_ = cl::Buffer(device_->context(), CL_MEM_READ_WRITE, tmp_bytes);
+    device_->queue().enqueueFillBuffer(tmp_, 0.0f, 0, tmp_bytes);
+    for (Plane& pl : planes_) {
+      if (pl.block) continue;
+      pl.v.setArg(params_.src_storage == CLVF_STORAGE_CL_IMAGE ? 1 : 3, tmp_);
+      pl.h.setArg(0, tmp_);
+    }
+  }
   const bool zero_copy = device_->zero_copy_host();
   const int slots = FramePipeline::kDepth;
   src_.emplace(device_->context(), device_->queue(), params_.src_storage, plane_shapes(src_planes), "source",
@@ -70,6 +121,13 @@ Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params, bo
                  zero_copy, true, slots);
 }
 
+std::string Scale::build_options(const Plane& pl, bool src_image, bool dst_image) const {
+  const PixelFormat& f = *find_pixel_format(params_.format);
+  return fmt::format("-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DSAMPLE_BYTES={} -DSAMPLE_SHIFT={} "
+                     "-DSAMPLE_MAX={} -DDST_FLOAT={}",
+                     pl.channels, int(src_image), int(dst_image), f.bytes, f.shift, f.max_value(), int(float_output_));
+}
+
 void Scale::plan_plane(Plane& pl, bool chroma) {
   const ResampleFilter filter{params_.algorithm, params_.param_b, params_.param_c, params_.taps};
   const double h_siting = chroma ? chroma_siting_x(params_.chroma_location) : 0.0;
@@ -77,54 +135,86 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
   const int sub = chroma ? 2 : 1;
   const AxisMapping h_axis{pl.src_w, pl.dst_w, double(params_.src_width) / params_.dst_width, sub, sub, h_siting, h_siting};
   const AxisMapping v_axis{pl.src_h, pl.dst_h, double(params_.src_height) / params_.dst_height, sub, sub, v_siting, v_siting};
-  // Pass 2 reads HVEC taps at a time: the weight rows are padded to match.
-  const auto ht = build_resample_table(filter, h_axis, wide_horizontal_ ? 8 : 4);
-  const int hvec = ht.stride % 8 == 0 && wide_horizontal_ ? 8 : 4;
   const auto vt = build_resample_table(filter, v_axis);
-  pl.h_table = upload_table(device_->context(), ht);
   pl.v_table = upload_table(device_->context(), vt);
-
-  const std::string source = std::string(kernels::source("plane.h")) + std::string(kernels::source("scale.cl"));
-  const PixelFormat& f = *find_pixel_format(params_.format);
-  const auto options = [&](bool src_image, bool dst_image, const ResampleTable& t) {
-    return fmt::format("-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DTAPS={} -DTAPS_PAD={} "
-                       "-DSAMPLE_BYTES={} -DSAMPLE_SHIFT={} -DSAMPLE_MAX={} -DDST_FLOAT={}",
-                       pl.channels, int(src_image), int(dst_image), t.taps, t.stride, f.bytes, f.shift, f.max_value(),
-                       int(float_output_));
-  };
   const bool src_image = params_.src_storage == CLVF_STORAGE_CL_IMAGE;
   const bool dst_image = params_.dst_storage == CLVF_STORAGE_CL_IMAGE && !float_output_;
-  // Pass 1 (vertical) reads the source plane, pass 2 (horizontal) writes the destination plane;
-  // each program variant fixes only the storage its pass touches.
-  pl.v = cl::Kernel(device_->program(source, options(src_image, false, vt)), "scale_v");
-  pl.h = cl::Kernel(device_->program(source, options(false, dst_image, ht) + fmt::format(" -DHVEC={}", hvec)),
-                    "scale_h");
-
-  const size_t src_row = size_t(pl.src_w) * pl.channels;
-  if (float_output_) {
+  const int index = static_cast<int>(&pl - planes_.data());
+  if (float_output_)
     pl.float_plane = cl::Buffer(device_->context(), CL_MEM_READ_WRITE, sizeof(float) * pl.dst_w * pl.channels * pl.dst_h);
-    pl.h.setArg(2, pl.float_plane);
-    pl.h.setArg(3, 0);
-    pl.h.setArg(4, pl.dst_w * pl.channels);
+  const auto bind_float_output = [&](cl::Kernel& k, cl_uint first) {
+    k.setArg(first, pl.float_plane);
+    k.setArg(first + 1, 0);
+    k.setArg(first + 2, pl.dst_w * pl.channels);
+  };
+
+  if (kernels_ == Kernels::kBlock && !src_image && !dst_image) {
+    const auto ht = build_resample_table(filter, h_axis);
+    const int pixels = 16 / pl.channels;
+    const BlockTable bt = block_table(ht, pl.src_w, pixels, pl.channels, kMaxBlockVectors * pixels);
+    if (bt.span) {
+      pl.block = true;
+      const std::string source = pattern_sum(bt, pl.channels) + std::string(kernels::source("plane.h")) +
+                                 std::string(kernels::source("scale_block.cl"));
+      pl.v = cl::Kernel(device_->program(source, build_options(pl, false, false) +
+                                                     fmt::format(" -DTAPS_V={} -DSPAN={} -DROWS={}", vt.taps, bt.span,
+                                                                 kBlockRows)),
+                        "scale_block");
+      const auto upload = [&](const auto& v) {
+        return cl::Buffer(device_->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * sizeof(v[0]),
+                          const_cast<void*>(static_cast<const void*>(v.data())));
+      };
+      std::vector<cl_int2> blocks(bt.bases.size());
+      for (size_t b = 0; b < blocks.size(); ++b) blocks[b] = {{bt.bases[b], bt.regular[b]}};
+      pl.h_table = {upload(blocks), upload(bt.matrix)};
+      // A plane without a pattern still passes a (never read) buffer.
+      pl.pattern = bt.pattern.empty() ? pl.h_table.weights : upload(bt.pattern);
+      if (float_output_) bind_float_output(pl.v, 3);
+      pl.v.setArg(6, pl.v_table.offsets);
+      pl.v.setArg(7, pl.v_table.weights);
+      pl.v.setArg(8, pl.h_table.offsets);
+      pl.v.setArg(9, pl.h_table.weights);
+      pl.v.setArg(10, pl.pattern);
+      pl.v.setArg(11, pl.dst_w * pl.channels);
+      pl.v.setArg(12, pl.dst_h);
+      pl.v_range = cl::NDRange((pl.dst_w + pixels - 1) / pixels, (pl.dst_h + kBlockRows - 1) / kBlockRows);
+      pl.v_name = fmt::format("scale_block plane {}", index);
+      return;
+    }
   }
 
-  // Arguments after the plane's own (which a frame supplies) never change.
+  // Two passes. Pass 2 on CPUs runs one output per work-item with tap-major weights (what
+  // vectorises across work-items there); on GPUs it reads its taps 4 at a time.
+  const bool tap_major_weights = kernels_ != Kernels::kGpu;
+  const auto ht =
+      tap_major_weights ? tap_major(build_resample_table(filter, h_axis)) : build_resample_table(filter, h_axis, 4);
+  pl.h_table = upload_table(device_->context(), ht);
+  const std::string source = std::string(kernels::source("plane.h")) + std::string(kernels::source("scale.cl"));
+  // Pass 1 (vertical) reads the source plane, pass 2 (horizontal) writes the destination plane;
+  // each program variant fixes only the storage its pass touches.
+  const auto taps = [](const ResampleTable& t) { return fmt::format(" -DTAPS={} -DTAPS_PAD={}", t.taps, t.stride); };
+  pl.v = cl::Kernel(device_->program(source, build_options(pl, src_image, false) + taps(vt)), "scale_v");
+  pl.h = cl::Kernel(device_->program(source, build_options(pl, false, dst_image) + taps(ht) +
+                                                 fmt::format(" -DTAP_MAJOR={}", int(tap_major_weights))),
+                    "scale_h");
+  if (float_output_) bind_float_output(pl.h, 2);
+
+  // Arguments after the plane's own (which a frame supplies) never change; the intermediate is
+  // bound once it exists.
   const int tmp_pitch = tmp_pitch_of(pl);
   const cl_uint v_first = src_image ? 1 : 3;
-  pl.v.setArg(v_first, tmp_);
   pl.v.setArg(v_first + 1, tmp_pitch);
   pl.v.setArg(v_first + 2, pl.v_table.offsets);
   pl.v.setArg(v_first + 3, pl.v_table.weights);
-  pl.h.setArg(0, tmp_);
   pl.h.setArg(1, tmp_pitch);
-  const cl_uint h_first = dst_image && !float_output_ ? 3 : 5;
+  const cl_uint h_first = dst_image ? 3 : 5;
   pl.h.setArg(h_first, pl.h_table.offsets);
   pl.h.setArg(h_first + 1, pl.h_table.weights);
   // Work-items: pass 1 one per lane (sample of one channel), pass 2 one per pixel.
-  pl.v_range = cl::NDRange(src_row, pl.dst_h);
+  pl.v_range = cl::NDRange(size_t(pl.src_w) * pl.channels, pl.dst_h);
   pl.h_range = cl::NDRange(pl.dst_w, pl.dst_h);
-  pl.v_name = fmt::format("scale_v plane {}", &pl - planes_.data());
-  pl.h_name = fmt::format("scale_h plane {}", &pl - planes_.data());
+  pl.v_name = fmt::format("scale_v plane {}", index);
+  pl.h_name = fmt::format("scale_h plane {}", index);
 }
 
 void Scale::process(const clvf_frame& src, const clvf_frame& dst) {
@@ -138,9 +228,10 @@ void Scale::submit(const clvf_frame& src, const clvf_frame& dst) {
   pipeline_.submit(*device_, profile_, &*src_, dst_ ? &*dst_ : nullptr, src, dst, planes_.size(), [&](size_t i) {
     Plane& pl = planes_[i];
     src_->set_args(pl.v, 0, src, i);
-    if (!float_output_) dst_->set_args(pl.h, 2, dst, i);
+    if (!float_output_) dst_->set_args(pl.block ? pl.v : pl.h, pl.block ? 3 : 2, dst, i);
     q.enqueueNDRangeKernel(pl.v, cl::NullRange, pl.v_range, cl::NullRange, nullptr, profile_.track(timed, pl.v_name));
-    q.enqueueNDRangeKernel(pl.h, cl::NullRange, pl.h_range, cl::NullRange, nullptr, profile_.track(timed, pl.h_name));
+    if (!pl.block)
+      q.enqueueNDRangeKernel(pl.h, cl::NullRange, pl.h_range, cl::NullRange, nullptr, profile_.track(timed, pl.h_name));
   });
 }
 

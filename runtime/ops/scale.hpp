@@ -26,6 +26,8 @@ struct FloatPlane {
 
 class Scale {
  public:
+  // The kernels' forms: one-pass blocks (CPUs), two passes for CPUs, two passes for GPUs.
+  enum class Kernels { kBlock, kCpu, kGpu };
   // float_output: the result goes to float planes of its own (float_planes()), unrounded, for an
   // operation that continues from them; dst_storage is then ignored.
   Scale(std::shared_ptr<Device> device, const clvf_scale_params& params, bool float_output = false);
@@ -40,16 +42,21 @@ class Scale {
   std::string profile_report() const { return profile_.report(); }
 
  private:
+  // A plane runs either the one-pass block kernel (in `v`; CPUs, buffers, narrow spans) or the
+  // two passes `v` then `h` through the intermediate.
   struct Plane {
+    bool block = false;
     int channels = 1;
     int src_w = 0, src_h = 0, dst_w = 0, dst_h = 0;
-    DeviceTable h_table, v_table;
+    DeviceTable h_table, v_table;  // block: h_table holds the blocks and their matrix
+    cl::Buffer pattern;            // block only
     cl::Buffer float_plane;  // float_output only
     cl::Kernel h, v;
     cl::NDRange h_range, v_range;
     std::string v_name, h_name;  // in kernel-time reports
   };
   void plan_plane(Plane& plane, bool chroma);
+  std::string build_options(const Plane& plane, bool src_image, bool dst_image) const;
 
   std::shared_ptr<Device> device_;
   clvf_scale_params params_;
@@ -58,7 +65,7 @@ class Scale {
   std::optional<FramePlanes> src_, dst_;
   KernelProfile profile_;
   FramePipeline pipeline_;
-  bool wide_horizontal_ = false;  // pass 2 reads 8 taps per vector (CPU devices), else 4
+  Kernels kernels_ = Kernels::kGpu;
   bool float_output_ = false;
 };
 

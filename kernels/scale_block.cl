@@ -1,0 +1,117 @@
+// Both passes of the scale in one work-item, for CPU devices: a work-item makes 16 lanes
+// (16 / CHANNELS pixels) of one output row. It filters the block's SPAN source columns
+// vertically into registers (16 lanes per vector load), then applies the block's dense
+// SPAN x 16 horizontal matrix (its taps at their source columns, zeros elsewhere), a vector
+// multiply-add per source column. Nothing is gathered and no intermediate goes to memory.
+// Buffers only; scale.cl's two passes serve images, GPUs and spans too wide for registers.
+
+#define VECTORS (SPAN * CHANNELS / 16)
+#ifndef CHAINS
+#define CHAINS 2
+#endif
+
+#if TAPS_V <= 64
+#define UNROLL_V _Pragma("unroll")
+#else
+#define UNROLL_V
+#endif
+
+float16 load_lanes16(__global const uchar *row, int lane) {
+#if SAMPLE_BYTES == 1
+  return convert_float16(vload16(0, row + lane));
+#else  // 16-bit planes are 2-byte aligned (checked when a frame is bound)
+  return convert_float16(vload16(0, (__global const ushort *)row + lane) >> (ushort)SAMPLE_SHIFT);
+#endif
+}
+
+#if DST_FLOAT
+#define DST_ROW(y) (dst + dst_offset + (size_t)(y) * dst_pitch)
+#define STORE16(v, row, lane) vstore16((v), 0, (row) + (lane))
+#define STORE1(v, row, lane) ((row)[lane] = (v))
+#elif SAMPLE_BYTES == 1
+#define DST_ROW(y) (dst + dst_offset + (size_t)(y) * dst_pitch)
+#define STORE16(v, row, lane) store16_u8((row) + (lane), (v))
+// PoCL writes a uchar16 vstore byte by byte; as four uints (where aligned) it is one store.
+void store16_u8(__global uchar *p, float16 v) {
+  const uchar16 u = convert_uchar16(ROUND_U8(v));
+  if (((uintptr_t)p & 3) == 0)
+    vstore4(as_uint4(u), 0, (__global uint *)p);
+  else
+    vstore16(u, 0, p);
+}
+#define STORE1(v, row, lane) ((row)[lane] = convert_uchar(ROUND_U8(v)))
+#else
+#define DST_ROW(y) ((__global ushort *)(dst + dst_offset + (size_t)(y) * dst_pitch))
+#define STORE16(v, row, lane) store16_u16((row) + (lane), (v))
+void store16_u16(__global ushort *p, float16 v) {
+  const ushort16 u = convert_ushort16(ROUND_U8(v)) << (ushort)SAMPLE_SHIFT;
+  if (((uintptr_t)p & 3) == 0)
+    vstore8(as_uint8(u), 0, (__global uint *)p);
+  else
+    vstore16(u, 0, p);
+}
+#define STORE1(v, row, lane) ((row)[lane] = convert_ushort(ROUND_U8(v)) << (ushort)SAMPLE_SHIFT)
+#endif
+
+// blocks[b]: the block's first source sample, and 1 where it repeats the pattern (PATTERN_SUM,
+// defined by the host for the plane's ratio: its taps as lane permutations of the columns).
+__kernel void scale_block(SRC_PLANE, DST_PLANE, __global const int *v_offsets, __global const float *v_weights,
+                          __global const int2 *blocks, __global const float16 *matrix,
+                          __global const float16 *pattern, int dst_lanes, int dst_rows) {
+  const int b = get_global_id(0), y0 = get_global_id(1) * ROWS;
+  const int2 block = blocks[b];
+  const int lane0 = block.x * CHANNELS;
+  float16 column[ROWS][VECTORS];
+  _Pragma("unroll") for (int r = 0; r < ROWS; ++r) {
+    const int y = min(y0 + r, dst_rows - 1);
+    __global const float *wv = v_weights + y * TAPS_V;
+    __global const uchar *first = src + src_offset + (size_t)v_offsets[y] * src_pitch;
+    _Pragma("unroll") for (int v = 0; v < VECTORS; ++v) {
+      float16 acc = 0.0f;
+      UNROLL_V
+      for (int k = 0; k < TAPS_V; ++k) acc += wv[k] * load_lanes16(first + (size_t)k * src_pitch, lane0 + 16 * v);
+      column[r][v] = acc;
+    }
+  }
+  float16 out[ROWS];
+#ifdef PATTERN_SUM
+  if (block.y) {
+    _Pragma("unroll") for (int r = 0; r < ROWS; ++r) out[r] = PATTERN_SUM(column[r], pattern);
+  } else
+#endif
+  {
+    // Each matrix row is used for ROWS output rows (it is the memory traffic); CHAINS independent
+    // sums per row let the multiply-adds overlap instead of waiting on one another.
+    __global const float16 *m = matrix + b * SPAN;
+    float16 sum[ROWS][CHAINS];
+    _Pragma("unroll") for (int r = 0; r < ROWS; ++r) _Pragma("unroll") for (int c = 0; c < CHAINS; ++c) sum[r][c] = 0.0f;
+    _Pragma("unroll") for (int s = 0; s < SPAN; ++s) {
+      const float16 w = m[s];
+      _Pragma("unroll") for (int r = 0; r < ROWS; ++r) {
+        const float *lanes = (const float *)column[r];
+#if CHANNELS == 1
+        sum[r][s % CHAINS] += w * lanes[s];
+#else
+        const float2 p = vload2(s, lanes);
+        sum[r][s % CHAINS] += w * (float16)(p, p, p, p, p, p, p, p);
+#endif
+      }
+    }
+    _Pragma("unroll") for (int r = 0; r < ROWS; ++r) {
+      out[r] = sum[r][0];
+      _Pragma("unroll") for (int c = 1; c < CHAINS; ++c) out[r] += sum[r][c];
+    }
+  }
+  const int lane = b * 16, left = dst_lanes - lane;
+  _Pragma("unroll") for (int r = 0; r < ROWS; ++r) {
+    const int y = y0 + r;
+    if (y >= dst_rows) break;
+    if (left >= 16) {
+      STORE16(out[r], DST_ROW(y), lane);
+    } else {
+      float last[16];
+      vstore16(out[r], 0, last);
+      for (int i = 0; i < left; ++i) STORE1(last[i], DST_ROW(y), lane + i);
+    }
+  }
+}

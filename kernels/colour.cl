@@ -217,10 +217,10 @@ float16 thresholds16(int y) {
 void store16_pairs(__global uchar *row, float16 a, float16 b) {
 #if OUT_BYTES == 1
   const uchar16 u = convert_uchar16(a), v = convert_uchar16(b);
-  vstore16((uchar16)(u.s0, v.s0, u.s1, v.s1, u.s2, v.s2, u.s3, v.s3, u.s4, v.s4, u.s5, v.s5, u.s6, v.s6, u.s7, v.s7),
-           0, row);
-  vstore16((uchar16)(u.s8, v.s8, u.s9, v.s9, u.sa, v.sa, u.sb, v.sb, u.sc, v.sc, u.sd, v.sd, u.se, v.se, u.sf, v.sf),
-           0, row + 16);
+  vstore16_u8((uchar16)(u.s0, v.s0, u.s1, v.s1, u.s2, v.s2, u.s3, v.s3, u.s4, v.s4, u.s5, v.s5, u.s6, v.s6, u.s7, v.s7),
+              row);
+  vstore16_u8((uchar16)(u.s8, v.s8, u.s9, v.s9, u.sa, v.sa, u.sb, v.sb, u.sc, v.sc, u.sd, v.sd, u.se, v.se, u.sf, v.sf),
+              row + 16);
 #else
   float t[2][16];
   vstore16(a, 0, t[0]);

@@ -30,26 +30,11 @@ float16 load_lanes16(__global const uchar *row, int lane) {
 #define STORE1(v, row, lane) ((row)[lane] = (v))
 #elif SAMPLE_BYTES == 1
 #define DST_ROW(y) (dst + dst_offset + (size_t)(y) * dst_pitch)
-#define STORE16(v, row, lane) store16_u8((row) + (lane), (v))
-// PoCL writes a uchar16 vstore byte by byte; as four uints (where aligned) it is one store.
-void store16_u8(__global uchar *p, float16 v) {
-  const uchar16 u = convert_uchar16(ROUND_U8(v));
-  if (((uintptr_t)p & 3) == 0)
-    vstore4(as_uint4(u), 0, (__global uint *)p);
-  else
-    vstore16(u, 0, p);
-}
+#define STORE16(v, row, lane) vstore16_u8(convert_uchar16(ROUND_U8(v)), (row) + (lane))
 #define STORE1(v, row, lane) ((row)[lane] = convert_uchar(ROUND_U8(v)))
 #else
 #define DST_ROW(y) ((__global ushort *)(dst + dst_offset + (size_t)(y) * dst_pitch))
-#define STORE16(v, row, lane) store16_u16((row) + (lane), (v))
-void store16_u16(__global ushort *p, float16 v) {
-  const ushort16 u = convert_ushort16(ROUND_U8(v)) << (ushort)SAMPLE_SHIFT;
-  if (((uintptr_t)p & 3) == 0)
-    vstore8(as_uint8(u), 0, (__global uint *)p);
-  else
-    vstore16(u, 0, p);
-}
+#define STORE16(v, row, lane) vstore16_u16(convert_ushort16(ROUND_U8(v)) << (ushort)SAMPLE_SHIFT, (row) + (lane))
 #define STORE1(v, row, lane) ((row)[lane] = convert_ushort(ROUND_U8(v)) << (ushort)SAMPLE_SHIFT)
 #endif
 

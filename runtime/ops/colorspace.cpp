@@ -82,7 +82,7 @@ std::string store16_statements(const PixelFormat& f, bool image, int sub) {
     if (f.planes[p].sub_x != sub) continue;
     const auto comps = channel_components(f, p, false);
     if (comps.size() == 1 && f.bytes == 1)
-      s += fmt::format("vstore16(convert_uchar16({}), 0, ROW({}, y) + (x0)); ", q[comps[0]], p);
+      s += fmt::format("vstore16_u8(convert_uchar16({}), ROW({}, y) + (x0)); ", q[comps[0]], p);
     else if (comps.size() == 2)
       s += fmt::format("store16_pairs(ROW({}, y) + 2 * {} * (x0), {}, {}); ", p, f.bytes, q[comps[0]], q[comps[1]]);
     else
@@ -271,7 +271,7 @@ std::string Colorspace::variant_source(bool luma, bool resample, const VectorPla
   define("STORE_CHROMA(x, y, q)", dst_sub ? store_statements(out, out_image, 2) : std::string());
   define("STORE_LUMA16(x0, y, q0, q1, q2, qa)", store16_statements(out, out_image, 1));
   define("STORE_CHROMA16(x0, y, q1, q2)", dst_sub ? store16_statements(out, out_image, 2) : std::string());
-  return d + std::string(kernels::source("colour.cl"));
+  return d + std::string(kernels::source("vstore.h")) + std::string(kernels::source("colour.cl"));
 }
 
 void Colorspace::process(const clvf_frame& src, const clvf_frame& dst) {

@@ -155,7 +155,7 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
     if (bt.span) {
       pl.block = true;
       const std::string source = pattern_sum(bt, pl.channels) + std::string(kernels::source("plane.h")) +
-                                 std::string(kernels::source("scale_block.cl"));
+                                 std::string(kernels::source("vstore.h")) + std::string(kernels::source("scale_block.cl"));
       pl.v = cl::Kernel(device_->program(source, build_options(pl, false, false) +
                                                      fmt::format(" -DTAPS_V={} -DSPAN={} -DROWS={}", vt.taps, bt.span,
                                                                  kBlockRows)),

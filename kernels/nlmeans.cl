@@ -20,6 +20,7 @@
 // KNLMeansCL's wmode 1-3); weight_scale is then 1 / h^2 (else -log2(e) / h^2).
 //
 // Build options: CHANNELS, SRC_IMAGE, DST_IMAGE (plane.h), PATCH_R, SEARCH_R (radii in pixels),
+// NATIVE_EXP2 (1: native_exp2 for the weights),
 // WX, VEC (1, 2, 4, 8 or 16), TH, TW (lanes per tile: WX * VEC, or on GPUs WX less the patch's
 // overhang, so that phase A's columns take exactly one round of the work-group).
 #pragma OPENCL FP_CONTRACT OFF
@@ -36,6 +37,18 @@
 #define TILE_W (VCOLS_P + 2 * SEARCH_R * CH)          // covers every column phase A reads
 #define TILE_H (TH + 2 * HALO)
 #define COLUMN_ROWS (TH + 2 * PATCH_R)
+// SEGS > 0 (GPUs): phase B gives each work-item SEG_L adjacent lanes of one row (SEGS segments per
+// row), sliding the patch sum along them: 2 reads of column sums per output instead of PATCH.
+// The column sums' row pitch is then 1 modulo 32 words, so that a warp's rows x segments read
+// distinct banks.
+#ifndef SEGS
+#define SEGS 0
+#endif
+#if SEGS
+#define VSUM_PITCH ((VCOLS_P + 31) / 32 * 32 + 1)
+#else
+#define VSUM_PITCH VCOLS_P
+#endif
 // One lane per work-item and a work-group that covers the columns in one round (the GPU shape):
 // phase A keeps its column in registers.
 #define ONE_ROUND (VEC == 1 && VCHUNKS <= WX && COLUMN_ROWS <= 64)
@@ -79,6 +92,9 @@ typedef CAT(float, VEC) floatv;
 // 2^x for -126 < x <= 0 to a few parts in 10^7, in plain arithmetic that vectorises (library
 // exp is most of the run time on CPU devices): x = n + f, |f| <= 1/2, 2^f by its Taylor series.
 floatv exp2_neg(floatv x) {
+#if NATIVE_EXP2  // GPUs: the hardware's exp2 (the polynomial's arithmetic bounds the kernel there)
+  return native_exp2(x);
+#endif
   x = fmax(x, -126.0f);
   const floatv n = (x - 8388608.0f) + 8388608.0f;  // round to nearest (|x| < 2^22)
   const floatv f = x - n;
@@ -95,11 +111,13 @@ floatv exp2_neg(floatv x) {
 #ifndef WEIGHTING
 #define WEIGHTING 0
 #endif
-floatv weight_of(intv ssd, float scale) {
+#define EXACT_FLOAT(n) (as_float((n) | 0x4B000000) - 8388608.0f)  // 0 <= n < 2^23
+
+floatv weight_of_float(floatv ssd, float scale) {
 #if WEIGHTING == 0
-  return exp2_neg(TO_FLOAT(ssd) * scale);
+  return exp2_neg(ssd * scale);
 #else
-  const floatv b = fmax(1.0f - TO_FLOAT(ssd) * scale, 0.0f);
+  const floatv b = fmax(1.0f - ssd * scale, 0.0f);
 #if WEIGHTING == 1
   return b;
 #elif WEIGHTING == 2
@@ -110,6 +128,8 @@ floatv weight_of(intv ssd, float scale) {
 #endif
 #endif
 }
+
+floatv weight_of(intv ssd, float scale) { return weight_of_float(TO_FLOAT(ssd), scale); }
 
 #if TEMPORAL
 #define SOURCE __global const uchar *src, int src_offset, int src_pitch, __global const int *frame_offsets, int frames
@@ -130,7 +150,7 @@ void load_tile(__local uchar (*dst)[TILE_W], __global const uchar *src, int offs
 __kernel __attribute__((reqd_work_group_size(WX, 1, 1)))
 void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int max_ssd) {
   __local uchar tile[TILE_H][TILE_W];
-  __local int vsum[TH][VCOLS_P];
+  __local int vsum[TH][VSUM_PITCH];
   __local float result[TH][TW];
   const int lid = get_local_id(0);
   const int x0 = get_group_id(0) * TW;  // lanes
@@ -158,11 +178,18 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
     centre[k] = lid < VCHUNKS ? (int)tile[HALO - PATCH_R + k][column] : 0;
 #endif
 
+#if SEGS
+  float acc[SEG_L], wsum[SEG_L];
+  _Pragma("unroll") for (int i = 0; i < SEG_L; ++i) acc[i] = wsum[i] = 0.0f;
+  const int by = lid % TH, xl = lid / TH * SEG_L;  // this work-item's row and first lane in phase B
+  const bool outputs = lid < TH * SEGS;
+#else
   floatv acc[TH], wsum[TH];
   for (int y = 0; y < TH; ++y) acc[y] = wsum[y] = 0.0f;
   const int xl = lid * VEC;                  // this work-item's first lane in the tile
   const bool outputs = xl < TW;              // (all but the overhang's work-items on GPUs)
   const intv px = (x0 + xl + IOTA) / CH;     // and its output pixels
+#endif
 
   for (int f = 0; f < frames; ++f) {
 #if TEMPORAL
@@ -208,6 +235,36 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
       }
 #endif
       barrier(CLK_LOCAL_MEM_FENCE);
+#if SEGS
+      if (outputs) {
+        const int cy = y0 + by + oy;
+        const bool row_inside = cy >= 0 && cy < height;
+        __local const int *v = vsum[by] + xl;
+        __local const uchar *c = cand[HALO + by + oy] + xl + (HALO + ox) * CH;
+        int ssd[SEG_L];
+        _Pragma("unroll") for (int i = 0; i < SEG_L; ++i) {
+          if (i < CH) {
+            ssd[i] = 0;
+            _Pragma("unroll") for (int j = 0; j < PATCH; ++j) ssd[i] += v[i + j * CH];
+          } else {
+            ssd[i] = ssd[i - CH] + v[i + (PATCH - 1) * CH] - v[i - CH];
+          }
+        }
+        // Integers to float by the exponent trick (exact below 2^23): the conversion instruction
+        // shares the hardware's slow pipe with exp2. Sums past max_ssd (at most 30^2 * 10^2 *
+        // ln 255 for welsch) get no weight, and bisquare weights are 0 beyond h^2: clamping
+        // changes nothing.
+        const int first = (x0 + xl) / CH + ox, last = (x0 + xl + SEG_L - 1) / CH + ox;
+        const bool run_inside = row_inside && first >= 0 && last < width;
+        _Pragma("unroll") for (int i = 0; i < SEG_L; ++i) {
+          const int p = (x0 + xl + i) / CH + ox;
+          const bool inside = run_inside || (row_inside && p >= 0 && p < width);
+          const float w = inside && ssd[i] < max_ssd ? weight_of_float(EXACT_FLOAT(min(ssd[i], 1 << 22)), weight_scale) : 0.0f;
+          acc[i] += w * EXACT_FLOAT((int)c[i]);
+          wsum[i] += w;
+        }
+      }
+#else
       const intv x_inside = px + ox >= 0 && px + ox < width;
       for (int y = 0; y < TH && outputs; ++y) {
         intv ssd = 0;
@@ -218,15 +275,24 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
         acc[y] += w * TO_FLOAT(LOAD_U8(&cand[HALO + y + oy][xl + (HALO + ox) * CH]));
         wsum[y] += w;
       }
+#endif
       barrier(CLK_LOCAL_MEM_FENCE);
     }
   }
   }
 
+#if SEGS
+  if (outputs)
+    _Pragma("unroll") for (int i = 0; i < SEG_L; ++i) {
+      const float centre = (float)tile[HALO + by][xl + i + HALO * CH];
+      result[by][xl + i] = (float)clamp((int)((acc[i] + centre) / (wsum[i] + 1.0f) + 0.5f), 0, 255);
+    }
+#else
   for (int y = 0; y < TH && outputs; ++y) {
     const floatv centre = TO_FLOAT(LOAD_U8(&tile[HALO + y][xl + HALO * CH]));
     STORE_F(TO_FLOAT(clamp(TO_INT((acc[y] + centre) / (wsum[y] + 1.0f) + 0.5f), 0, 255)), &result[y][xl]);
   }
+#endif
   barrier(CLK_LOCAL_MEM_FENCE);
   // Stored a pixel (CH lanes) at a time, as images need.
   for (int i = lid; i < TH * (TW / CH); i += WX) {

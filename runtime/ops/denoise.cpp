@@ -20,27 +20,40 @@ constexpr int kMaxWindow = 99;
 
 // A work-group covers `lanes` lanes x `rows` rows with WX work-items: CPU devices give each
 // work-item a 16-lane vector (their compilers do not vectorise these loops across work-items); on
-// GPUs each work-item has one lane and the work-group is as wide as the tile plus the patch's
-// overhang, so that the column pass takes one round (and keeps its column in registers). Measured
-// best: 32 rows on PoCL; 128 work-items and 12 rows on an H200 (1.42 ms at 1080p NV12 p=7 r=15,
-// against 1.54 with 64 x 8 and 1.65 with 256 x 8).
+// GPUs each work-item has one lane in the column pass, and the work-group is as wide as the tile
+// plus the patch's overhang, so that the column pass takes one round (and keeps its column in
+// registers); the output pass then gives each work-item a run of lanes of one row (`segs` runs per
+// row; 0: one column of lanes per work-item). Measured on an H200, 1080p NV12 p=7 r=15: 128
+// work-items x 12 rows with columns 1.42 ms (64 x 8: 1.54, 256 x 8: 1.65).
 struct Shape {
-  int wx, vec, lanes, rows;
+  int wx, vec, lanes, rows, segs = 0;
 };
 
-// CLVF_DENOISE_SHAPE=WX,VEC,LANES,ROWS overrides (a tuning aid for bench/denoise_shapes.sh);
-// LANES is cut to what the work-group covers in one round of the column pass.
+// Runs of a row for the output pass: as many as fit the work-items, each a whole number of pixels.
+Shape with_runs(Shape s, int patch_r, int channels) {
+  s.segs = s.wx / s.rows;
+  const int run = (s.wx - 2 * patch_r * channels) / s.segs / channels * channels;
+  if (run < channels) return {s.wx, s.vec, s.lanes, s.rows, 0};
+  s.lanes = s.segs * run;
+  return s;
+}
+
+// CLVF_DENOISE_SHAPE=WX,VEC,LANES,ROWS[,RUNS] overrides (a tuning aid for bench/denoise_shapes.sh);
+// LANES is cut to what the work-group covers in one round of the column pass; RUNS 1 (VEC 1
+// only) gives the output pass runs of lanes.
 std::optional<Shape> shape_override(int patch_r, int channels) {
   const char* e = std::getenv("CLVF_DENOISE_SHAPE");
   Shape s{};
-  if (!e || std::sscanf(e, "%d,%d,%d,%d", &s.wx, &s.vec, &s.lanes, &s.rows) != 4) return std::nullopt;
+  int runs = 0;
+  if (!e || std::sscanf(e, "%d,%d,%d,%d,%d", &s.wx, &s.vec, &s.lanes, &s.rows, &runs) < 4) return std::nullopt;
   const bool vec_ok = s.vec == 1 || s.vec == 2 || s.vec == 4 || s.vec == 8 || s.vec == 16;
-  if (!vec_ok || s.wx < 1 || s.wx > 1024 || s.rows < 1 || s.rows > 64)
-    throw Error(CLVF_ERROR_INVALID_ARGUMENT, fmt::format("CLVF_DENOISE_SHAPE '{}' is not WX,VEC(1,2,4,8,16),LANES,ROWS", e));
+  if (!vec_ok || s.wx < 1 || s.wx > 1024 || s.rows < 1 || s.rows > 64 || (runs && s.vec != 1))
+    throw Error(CLVF_ERROR_INVALID_ARGUMENT,
+                fmt::format("CLVF_DENOISE_SHAPE '{}' is not WX,VEC(1,2,4,8,16),LANES,ROWS[,RUNS (VEC 1)]", e));
   const int step = std::lcm(s.vec, channels);
   s.lanes = std::min(s.lanes, s.wx * s.vec - 2 * patch_r * channels) / step * step;
   if (s.lanes < step) throw Error(CLVF_ERROR_INVALID_ARGUMENT, fmt::format("CLVF_DENOISE_SHAPE '{}' leaves no lanes", e));
-  return s;
+  return runs ? with_runs(s, patch_r, channels) : s;
 }
 
 Shape shape_for(bool cpu, int patch_r, int channels) {
@@ -49,7 +62,7 @@ Shape shape_for(bool cpu, int patch_r, int channels) {
   const int overhang = 2 * patch_r * channels;
   int wx = 128;
   while (wx - overhang < 64 && wx < 256) wx *= 2;
-  return {wx, 1, (wx - overhang) / channels * channels, 12};
+  return with_runs({wx, 1, (wx - overhang) / channels * channels, 12}, patch_r, channels);
 }
 
 [[noreturn]] void invalid(const std::string& message) { throw Error(CLVF_ERROR_INVALID_ARGUMENT, message); }
@@ -72,7 +85,8 @@ void check_strength(const char* name, double v, bool zero_allowed) {
 size_t local_bytes(Shape shape, int patch_r, int search_r, int channels, bool temporal) {
   const size_t vcols = (shape.lanes + 2 * patch_r * channels + shape.vec - 1) / shape.vec * shape.vec;
   const size_t tile = (shape.rows + 2 * (patch_r + search_r)) * (vcols + 2 * search_r * channels);
-  return tile * (temporal ? 2 : 1) + sizeof(int) * shape.rows * vcols + sizeof(float) * shape.rows * shape.lanes;
+  const size_t vsum_pitch = shape.segs ? (vcols + 31) / 32 * 32 + 1 : vcols;
+  return tile * (temporal ? 2 : 1) + sizeof(int) * shape.rows * vsum_pitch + sizeof(float) * shape.rows * shape.lanes;
 }
 
 constexpr int kMaxTemporalRadius = 3;
@@ -134,9 +148,9 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     const auto options = [&](bool src_img, bool dst_img, int pr, int sr, bool ring, Shape sh) {
       return fmt::format(
           "-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DPATCH_R={} -DSEARCH_R={} -DWX={} -DVEC={} "
-          "-DTH={} -DTW={} -DTEMPORAL={} -DWEIGHTING={}",
+          "-DTH={} -DTW={} -DTEMPORAL={} -DWEIGHTING={} -DSEGS={} -DSEG_L={} -DNATIVE_EXP2={}",
           g.channels, int(src_img), int(dst_img), pr, sr, sh.wx, sh.vec, sh.rows, sh.lanes, int(ring),
-          int(params_.weighting));
+          int(params_.weighting), sh.segs, sh.segs ? sh.lanes / sh.segs : 0, int(!cpu));
     };
     // Temporal: the kernel reads the ring (a buffer), and a copy (no candidates) fills it.
     const bool reads_image = src_image && !temporal;

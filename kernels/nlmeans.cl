@@ -10,7 +10,8 @@
 //      squared differences for all TH rows, sliding down the column (2 new squares per row);
 //   B  each output adds 2*PATCH_R+1 of those column sums and accumulates the weighted candidate.
 // Sums of squares are integers (exact for any patch size); accumulation is in float, in
-// FFmpeg's order, without contraction, so results match it to the last bit almost everywhere.
+// FFmpeg's order, without contraction, so results match it to the last bit almost everywhere
+// (on CPUs; GPUs take the hardware's exp2 and contract, for speed).
 //
 // Temporal (TEMPORAL=1): the source is a ring of frames in one buffer (frame f of `frames` at
 // byte offset frame_offsets[f], the current frame first); after the current frame's candidates,
@@ -23,7 +24,11 @@
 // NATIVE_EXP2 (1: native_exp2 for the weights),
 // WX, VEC (1, 2, 4, 8 or 16), TH, TW (lanes per tile: WX * VEC, or on GPUs WX less the patch's
 // overhang, so that phase A's columns take exactly one round of the work-group).
+#if NATIVE_EXP2  // GPUs: their weights differ from FFmpeg's in the last bits anyway
+#pragma OPENCL FP_CONTRACT ON
+#else
 #pragma OPENCL FP_CONTRACT OFF
+#endif
 
 #define CH CHANNELS
 #ifndef TW
@@ -111,13 +116,11 @@ floatv exp2_neg(floatv x) {
 #ifndef WEIGHTING
 #define WEIGHTING 0
 #endif
-#define EXACT_FLOAT(n) (as_float((n) | 0x4B000000) - 8388608.0f)  // 0 <= n < 2^23
-
-floatv weight_of_float(floatv ssd, float scale) {
+floatv weight_of(intv ssd, float scale) {
 #if WEIGHTING == 0
-  return exp2_neg(ssd * scale);
+  return exp2_neg(TO_FLOAT(ssd) * scale);
 #else
-  const floatv b = fmax(1.0f - ssd * scale, 0.0f);
+  const floatv b = fmax(1.0f - TO_FLOAT(ssd) * scale, 0.0f);
 #if WEIGHTING == 1
   return b;
 #elif WEIGHTING == 2
@@ -128,8 +131,6 @@ floatv weight_of_float(floatv ssd, float scale) {
 #endif
 #endif
 }
-
-floatv weight_of(intv ssd, float scale) { return weight_of_float(TO_FLOAT(ssd), scale); }
 
 #if TEMPORAL
 #define SOURCE __global const uchar *src, int src_offset, int src_pitch, __global const int *frame_offsets, int frames
@@ -250,17 +251,11 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
             ssd[i] = ssd[i - CH] + v[i + (PATCH - 1) * CH] - v[i - CH];
           }
         }
-        // Integers to float by the exponent trick (exact below 2^23): the conversion instruction
-        // shares the hardware's slow pipe with exp2. Sums past max_ssd (at most 30^2 * 10^2 *
-        // ln 255 for welsch) get no weight, and bisquare weights are 0 beyond h^2: clamping
-        // changes nothing.
-        const int first = (x0 + xl) / CH + ox, last = (x0 + xl + SEG_L - 1) / CH + ox;
-        const bool run_inside = row_inside && first >= 0 && last < width;
         _Pragma("unroll") for (int i = 0; i < SEG_L; ++i) {
           const int p = (x0 + xl + i) / CH + ox;
-          const bool inside = run_inside || (row_inside && p >= 0 && p < width);
-          const float w = inside && ssd[i] < max_ssd ? weight_of_float(EXACT_FLOAT(min(ssd[i], 1 << 22)), weight_scale) : 0.0f;
-          acc[i] += w * EXACT_FLOAT((int)c[i]);
+          const bool use = row_inside && p >= 0 && p < width && ssd[i] < max_ssd;
+          const float w = use ? weight_of(ssd[i], weight_scale) : 0.0f;
+          acc[i] += w * (float)c[i];
           wsum[i] += w;
         }
       }

@@ -23,8 +23,9 @@ constexpr int kMaxWindow = 99;
 // GPUs each work-item has one lane in the column pass, and the work-group is as wide as the tile
 // plus the patch's overhang, so that the column pass takes one round (and keeps its column in
 // registers); the output pass then gives each work-item a run of lanes of one row (`segs` runs per
-// row; 0: one column of lanes per work-item). Measured on an H200, 1080p NV12 p=7 r=15: 128
-// work-items x 12 rows with columns 1.42 ms (64 x 8: 1.54, 256 x 8: 1.65).
+// row; 0: one column of lanes per work-item). Measured on an H200, 1080p NV12 p=7 r=15, kernel
+// time: 128 work-items x 12 rows with runs 0.98 ms (x 10 rows: 1.12, x 14: 1.03; 160 x 10: 1.16,
+// 192 x 12: 1.10; with columns 1.16).
 struct Shape {
   int wx, vec, lanes, rows, segs = 0;
 };

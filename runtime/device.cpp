@@ -17,14 +17,18 @@ std::vector<std::pair<DeviceEntry, cl::Device>> list_devices() {
   std::vector<cl::Platform> platforms;
   cl_uint count = 0;
   // Asked through the C call: with no ICD installed the loader answers CL_PLATFORM_NOT_FOUND_KHR.
-  if (clGetPlatformIDs(0, nullptr, &count) != CL_SUCCESS || count == 0) return out;
+  // Any other failure is the driver's, and reported as such.
+  const cl_int err = clGetPlatformIDs(0, nullptr, &count);
+  if (err == CL_PLATFORM_NOT_FOUND_KHR || (err == CL_SUCCESS && count == 0)) return out;
+  if (err != CL_SUCCESS) throw Error(cl_error_status(err), cl_error_message("clGetPlatformIDs", err));
   cl::Platform::get(&platforms);
   for (size_t p = 0; p < platforms.size(); ++p) {
     std::vector<cl::Device> devices;
     try {
       platforms[p].getDevices(CL_DEVICE_TYPE_ALL, &devices);
-    } catch (const cl::Error&) {
-      continue;  // a platform without devices
+    } catch (const cl::Error& e) {
+      if (e.err() == CL_DEVICE_NOT_FOUND) continue;  // a platform without devices
+      throw;
     }
     for (size_t d = 0; d < devices.size(); ++d) {
       DeviceEntry e;

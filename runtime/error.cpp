@@ -1,5 +1,7 @@
 #include "runtime/error.hpp"
 
+#include <string_view>
+
 #include <fmt/format.h>
 
 #include "runtime/cl.hpp"
@@ -78,6 +80,11 @@ const char* cl_error_name(int code) {
 }
 
 std::string cl_error_message(const char* call, int code) {
+  // CL/opencl.hpp's names where they are not the function's.
+  const std::string_view c = call;
+  if (c == "Retain Object") call = "clRetain (of an OpenCL object)";
+  if (c == "Release Object") call = "clRelease (of an OpenCL object)";
+  if (c == "clEnqueueUnMapMemObject") call = "clEnqueueUnmapMemObject";
   return fmt::format("{}: {} ({})", call, cl_error_name(code), code);
 }
 

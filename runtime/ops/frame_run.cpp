@@ -7,11 +7,17 @@
 namespace clvf {
 
 namespace {
+// After an error: nothing enqueued may go on touching the caller's memory once the error
+// returns. A finish that itself fails is tried once more (a transient failure must not leave
+// work running); past that the queue is taken as dead.
 void finish_all(const Device& device) {
   for (const cl::CommandQueue* q : {&device.upload_queue(), &device.queue(), &device.download_queue()}) {
-    try {
-      q->finish();
-    } catch (...) {
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      try {
+        q->finish();
+        break;
+      } catch (...) {
+      }
     }
   }
 }
@@ -43,7 +49,6 @@ FrameInFlight submit_frame(const Device& device, KernelProfile& profile, FramePl
     if (src_planes) src_planes->unbind();
     if (dst_planes) dst_planes->unbind();
   } catch (...) {
-    // Nothing enqueued may touch the caller's memory after the error returns.
     finish_all(device);
     profile.discard();
     if (src_planes) src_planes->unbind();
@@ -53,12 +58,14 @@ FrameInFlight submit_frame(const Device& device, KernelProfile& profile, FramePl
   return f;
 }
 
-void complete_frame(const FrameInFlight& frame, FramePlanes* dst_planes, KernelProfile& profile) {
+void complete_frame(const Device& device, const FrameInFlight& frame, FramePlanes* dst_planes,
+                    KernelProfile& profile) {
   try {
     cl::Event::waitForEvents(frame.done);
     if (dst_planes) dst_planes->finish_download(frame.dst, frame.slot);
     profile.collect();
   } catch (...) {
+    finish_all(device);
     profile.discard();
     throw;
   }
@@ -67,8 +74,8 @@ void complete_frame(const FrameInFlight& frame, FramePlanes* dst_planes, KernelP
 void run_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,
                const clvf_frame& src, const clvf_frame& dst, size_t steps,
                const std::function<void(size_t)>& enqueue_step) {
-  complete_frame(submit_frame(device, profile, src_planes, dst_planes, src, dst, 0, steps, enqueue_step), dst_planes,
-                 profile);
+  complete_frame(device, submit_frame(device, profile, src_planes, dst_planes, src, dst, 0, steps, enqueue_step),
+                 dst_planes, profile);
 }
 
 void FramePipeline::submit(const Device& device, KernelProfile& profile, FramePlanes* src_planes,
@@ -92,7 +99,7 @@ void FramePipeline::complete(FramePlanes* dst_planes, KernelProfile& profile) {
   if (frames_.empty()) throw Error(CLVF_ERROR_INVALID_ARGUMENT, "no frame is in flight: nothing to complete");
   const FrameInFlight f = std::move(frames_.front());
   frames_.pop_front();
-  complete_frame(f, dst_planes, profile);
+  complete_frame(*device_, f, dst_planes, profile);
 }
 
 }  // namespace clvf

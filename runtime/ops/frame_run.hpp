@@ -30,7 +30,8 @@ struct FrameInFlight {
 FrameInFlight submit_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes,
                            FramePlanes* dst_planes, const clvf_frame& src, const clvf_frame& dst, int slot,
                            size_t steps, const std::function<void(size_t)>& enqueue_step);
-void complete_frame(const FrameInFlight& frame, FramePlanes* dst_planes, KernelProfile& profile);
+void complete_frame(const Device& device, const FrameInFlight& frame, FramePlanes* dst_planes,
+                    KernelProfile& profile);
 
 // Both: the frame is complete when it returns (for operations used one frame at a time).
 void run_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,

@@ -1,0 +1,14 @@
+/* Test-only OpenCL fault injection (cl_fault.c). */
+#pragma once
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* The n-th OpenCL call from now fails (0: none); the count starts again at 0. */
+void clvf_fault_arm(long n);
+/* OpenCL calls since the last arm. */
+long clvf_fault_calls(void);
+/* The function that was made to fail since the last arm, or NULL. */
+const char *clvf_fault_fired(void);
+#ifdef __cplusplus
+}
+#endif

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <fstream>
-#include <sstream>
 #include <vector>
 
 #include "runtime/error.hpp"
@@ -57,13 +56,21 @@ std::string list(const std::vector<Entry>& entries) {
   return out;
 }
 
+// Preset files are short text; the limit keeps a wrong path (a device, a video) from being read
+// whole.
+constexpr size_t kMaxPresetFile = 1 << 20;
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) invalid(fmt::format("preset file {} cannot be read", path));
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::string text;
+  char chunk[4096];
+  while (text.size() <= kMaxPresetFile && in.read(chunk, sizeof chunk).gcount() > 0)
+    text.append(chunk, static_cast<size_t>(in.gcount()));
   if (in.bad()) invalid(fmt::format("preset file {} cannot be read", path));
-  return text.str();
+  if (text.size() > kMaxPresetFile)
+    invalid(fmt::format("preset file {} is larger than {} bytes; preset files are short text", path, kMaxPresetFile));
+  return text;
 }
 
 }  // namespace

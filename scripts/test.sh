@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is needed, builds everything, and runs the whole test suite with ctest, then the
-# sanitizer run (scripts/sanitize.sh: ASan + UBSan build of the library, tests and samples).
+# sanitizer run (scripts/sanitize.sh: ASan + UBSan build of the library, tests and samples) and
+# a short fuzzing run (scripts/fuzz.sh: 30 s per libFuzzer target).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${CLVF_BUILD_DIR:-$ROOT/build}
@@ -8,3 +9,4 @@ bash "$ROOT/scripts/build.sh"
 cd "$BUILD"
 ctest --output-on-failure -j"$(nproc)" --timeout 1200
 bash "$ROOT/scripts/sanitize.sh"
+bash "$ROOT/scripts/fuzz.sh" 30

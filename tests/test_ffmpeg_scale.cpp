@@ -228,6 +228,7 @@ TEST_F(FfmpegScale, PresetsGiveTheirOptionsAndExplicitOptionsWin) {
       {"scale_clvf=preset=" + many.string() + "#c", "has no preset 'c'; it has: a, b"},
       {"scale_clvf=preset=" + bad.string(), "line 2: expected"},
       {"scale_clvf=preset=" + (dir_ / "missing.preset").string(), "cannot be read"},
+      {"scale_clvf=preset=/dev/zero", "is larger than 1048576 bytes; preset files are short text"},
   };
   for (const auto& c : errors) expect_failure(c.vf, c.expect);
 }

@@ -18,9 +18,8 @@ namespace {
 
 // Pass 2 on GPUs reads taps 4 at a time; its intermediate rows carry room for the overhang.
 constexpr int kHorizontalVector = 4;
-// The one-pass CPU kernel keeps up to this many 16-lane vectors of vertically filtered source.
-constexpr int kMaxBlockVectors = 4;
-// and makes this many output rows, each matrix row loaded once for all of them.
+// The one-pass CPU kernel makes this many output rows per work-item, each matrix row loaded once
+// for all of them.
 constexpr int kBlockRows = 2;
 
 // CPU devices run the one-pass block kernel where it fits (else the two passes in their CPU
@@ -41,8 +40,8 @@ Scale::Kernels kernels_for(const Device& device) {
 
 int tmp_pitch_of(const auto& plane) { return (plane.src_w + kHorizontalVector - 1) * plane.channels; }
 
-// PATTERN_SUM(c, w) for scale_block.cl: the pattern's taps applied to the block's columns c (an
-// array of float16) as lane permutations, summed as a tree; none when no block repeats it.
+}  // namespace
+
 std::string pattern_sum(const BlockTable& bt, int channels) {
   if (std::find(bt.regular.begin(), bt.regular.end(), 1) == bt.regular.end()) return "";
   const int pixels = 16 / channels, taps = static_cast<int>(bt.pattern.size()) / 16;
@@ -65,8 +64,6 @@ std::string pattern_sum(const BlockTable& bt, int channels) {
   return fmt::format("#define PATTERN_SUM(c, w) {}\n", terms[0]);
 }
 
-}  // namespace
-
 void validate_scale_params(const clvf_scale_params& p) {
   check_version("scale", p.version);
   const PixelFormat& f = check_any_format("scale", "format", raw(p.format));
@@ -80,6 +77,15 @@ void validate_scale_params(const clvf_scale_params& p) {
   validate_resample_filter("scale", raw(p.algorithm), p.param_b, p.param_c, p.taps);
   check_chroma_location("scale", raw(p.chroma_location));
   check_storages("scale", raw(p.src_storage), raw(p.dst_storage));
+}
+
+std::pair<AxisMapping, AxisMapping> scale_axes(const clvf_scale_params& p, int src_w, int src_h, int dst_w,
+                                               int dst_h, bool chroma) {
+  const double h_siting = chroma ? chroma_siting_x(p.chroma_location) : 0.0;
+  const double v_siting = chroma ? chroma_siting_y(p.chroma_location) : 0.0;
+  const int sub = chroma ? 2 : 1;
+  return {AxisMapping{src_w, dst_w, double(p.src_width) / p.dst_width, sub, sub, h_siting, h_siting},
+          AxisMapping{src_h, dst_h, double(p.src_height) / p.dst_height, sub, sub, v_siting, v_siting}};
 }
 
 Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params, bool float_output)
@@ -130,11 +136,7 @@ std::string Scale::build_options(const Plane& pl, bool src_image, bool dst_image
 
 void Scale::plan_plane(Plane& pl, bool chroma) {
   const ResampleFilter filter{params_.algorithm, params_.param_b, params_.param_c, params_.taps};
-  const double h_siting = chroma ? chroma_siting_x(params_.chroma_location) : 0.0;
-  const double v_siting = chroma ? chroma_siting_y(params_.chroma_location) : 0.0;
-  const int sub = chroma ? 2 : 1;
-  const AxisMapping h_axis{pl.src_w, pl.dst_w, double(params_.src_width) / params_.dst_width, sub, sub, h_siting, h_siting};
-  const AxisMapping v_axis{pl.src_h, pl.dst_h, double(params_.src_height) / params_.dst_height, sub, sub, v_siting, v_siting};
+  const auto [h_axis, v_axis] = scale_axes(params_, pl.src_w, pl.src_h, pl.dst_w, pl.dst_h, chroma);
   const auto vt = build_resample_table(filter, v_axis);
   pl.v_table = upload_table(device_->context(), vt);
   const bool src_image = params_.src_storage == CLVF_STORAGE_CL_IMAGE;

@@ -3,6 +3,8 @@
 #pragma once
 #include <memory>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "clvf/clvf.h"
@@ -17,6 +19,15 @@ namespace clvf {
 
 // Throws Error(INVALID_ARGUMENT) naming the bad field and what is allowed.
 void validate_scale_params(const clvf_scale_params& p);
+
+// A plane's horizontal and vertical mappings (chroma: subsampled 2x, sited per chroma_location).
+std::pair<AxisMapping, AxisMapping> scale_axes(const clvf_scale_params& p, int src_w, int src_h, int dst_w,
+                                               int dst_h, bool chroma);
+// The one-pass CPU kernel keeps up to this many 16-lane vectors of vertically filtered source.
+constexpr int kMaxBlockVectors = 4;
+// PATTERN_SUM(c, w) for scale_block.cl: the pattern's taps applied to the block's columns c (an
+// array of float16) as lane permutations, summed as a tree; "" when no block repeats it.
+std::string pattern_sum(const BlockTable& bt, int channels);
 
 // A plane of unrounded samples on the device (row-major, pitch in floats).
 struct FloatPlane {

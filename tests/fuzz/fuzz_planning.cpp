@@ -1,0 +1,95 @@
+// libFuzzer target: scale parameters from the fuzzer's bytes, validated as clvf_scale_create
+// validates them; where valid, every plane's resampling tables and one-pass block tables are
+// planned as the scale operation plans them, and their invariants checked (a violation aborts,
+// which the fuzzer reports): every window inside the source, finite weights summing to 1,
+// blocks that claim the pattern repeat it exactly, and the pattern's lanes inside the span.
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "runtime/error.hpp"
+#include "runtime/ops/frame_format.hpp"
+#include "runtime/ops/pixel_format.hpp"
+#include "runtime/ops/resample_table.hpp"
+#include "runtime/ops/scale.hpp"
+
+namespace {
+
+void require(bool ok, const char* what) {
+  if (!ok) {
+    std::fprintf(stderr, "planning invariant broken: %s\n", what);
+    std::abort();
+  }
+}
+
+void check_table(const clvf::ResampleTable& t, const clvf::AxisMapping& axis) {
+  require(static_cast<int>(t.offsets.size()) == axis.dst_size, "one offset per output");
+  for (int o = 0; o < axis.dst_size; ++o) {
+    require(t.offsets[o] >= 0 && t.offsets[o] + t.taps <= axis.src_size, "window inside the source");
+    double sum = 0;
+    for (int k = 0; k < t.stride; ++k) {
+      const float w = t.weights[static_cast<size_t>(o) * t.stride + k];
+      require(std::isfinite(w), "finite weight");
+      require(k < t.taps || w == 0.0f, "padding weights are 0");
+      sum += w;
+    }
+    require(std::fabs(sum - 1.0) < 1e-3, "weights sum to 1");
+  }
+}
+
+void check_blocks(const clvf::ResampleTable& t, int src_size, int channels) {
+  const int pixels = 16 / channels;
+  const clvf::BlockTable bt = clvf::block_table(t, src_size, pixels, channels, clvf::kMaxBlockVectors * pixels);
+  if (!bt.span) return;
+  require(bt.span % pixels == 0 && bt.span <= src_size, "span");
+  const int n = static_cast<int>(t.offsets.size());
+  for (size_t b = 0; b < bt.bases.size(); ++b) {
+    require(bt.bases[b] >= 0 && bt.bases[b] + bt.span <= src_size, "block window inside the source");
+    for (int j = 0; j < pixels && static_cast<int>(b) * pixels + j < n; ++j) {
+      const int o = static_cast<int>(b) * pixels + j;
+      require(t.offsets[o] >= bt.bases[b] && t.offsets[o] + t.taps <= bt.bases[b] + bt.span, "taps inside the block");
+      if (bt.regular[b]) require(t.offsets[o] - bt.bases[b] == bt.pattern_first[j], "regular block repeats the pattern");
+    }
+  }
+  for (int first : bt.pattern_first) require(first >= 0 && first + t.taps <= bt.span, "pattern inside the span");
+  (void)clvf::pattern_sum(bt, channels);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  FuzzedDataProvider in(data, size);
+  clvf_scale_params p;
+  clvf_scale_params_default(&p);
+  const auto dim = [&] {
+    return in.ConsumeBool() ? in.ConsumeIntegralInRange<int>(-2, 64) : in.ConsumeIntegralInRange<int>(-2, 4096);
+  };
+  p.format = static_cast<clvf_pixel_format>(in.ConsumeIntegralInRange<int>(-1, 9));
+  p.src_width = dim(), p.src_height = dim(), p.dst_width = dim(), p.dst_height = dim();
+  p.algorithm = static_cast<clvf_scale_algorithm>(in.ConsumeIntegralInRange<int>(-1, 10));
+  p.param_b = in.ConsumeFloatingPoint<double>();
+  p.param_c = in.ConsumeBool() ? in.ConsumeProbability<double>() : in.ConsumeFloatingPoint<double>();
+  p.taps = in.ConsumeIntegralInRange<int>(-1, 20);
+  p.chroma_location = static_cast<clvf_chroma_location>(in.ConsumeIntegralInRange<int>(-1, 5));
+  try {
+    clvf::validate_scale_params(p);
+  } catch (const clvf::Error&) {
+    return 0;
+  }
+  const clvf::ResampleFilter filter{p.algorithm, p.param_b, p.param_c, p.taps};
+  const clvf::PixelFormat& f = *clvf::find_pixel_format(p.format);
+  const auto src = clvf::planes_of(p.format, p.src_width, p.src_height);
+  const auto dst = clvf::planes_of(p.format, p.dst_width, p.dst_height);
+  for (size_t i = 0; i < src.size(); ++i) {
+    const auto [h, v] = clvf::scale_axes(p, src[i].width, src[i].height, dst[i].width, dst[i].height,
+                                         f.planes[i].sub_x > 1);
+    const auto ht = clvf::build_resample_table(filter, h), vt = clvf::build_resample_table(filter, v);
+    check_table(ht, h);
+    check_table(vt, v);
+    check_table(clvf::build_resample_table(filter, h, 4), h);
+    check_blocks(ht, src[i].width, src[i].channels);
+  }
+  return 0;
+}

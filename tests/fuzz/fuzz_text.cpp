@@ -1,0 +1,76 @@
+// libFuzzer target: the text clvf reads from users. The first byte picks the reader, the rest is
+// its input: device spec strings (parsed and matched against a fixed device list), preset files
+// (written to a file and read as `preset=PATH`), and the names of formats, matrices, ranges,
+// dithers and algorithms. Each must return or throw clvf::Error with a message, nothing else.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "runtime/device_spec.hpp"
+#include "runtime/error.hpp"
+#include "runtime/ops/colour_matrix.hpp"
+#include "runtime/ops/pixel_format.hpp"
+#include "runtime/ops/resample_table.hpp"
+#include "runtime/presets.hpp"
+
+namespace {
+
+const std::vector<clvf::DeviceEntry>& devices() {
+  static const std::vector<clvf::DeviceEntry> list = [] {
+    std::vector<clvf::DeviceEntry> l(3);
+    l[0] = {0, 0, "Portable Computing Language", "The pocl project", "pthread-skylake", true, false, false};
+    l[1] = {1, 0, "NVIDIA CUDA", "NVIDIA Corporation", "NVIDIA H200", false, true, false};
+    l[2] = {1, 1, "NVIDIA CUDA", "NVIDIA Corporation", "NVIDIA H200", false, true, false};
+    return l;
+  }();
+  return list;
+}
+
+const std::string& preset_path() {
+  static const std::string path = "/tmp/clvf-fuzz-" + std::to_string(getpid()) + ".preset";
+  return path;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
+  try {
+    switch (data[0] % 4) {
+      case 0:
+        (void)clvf::match_device(clvf::parse_device_spec(text), devices());
+        break;
+      case 1: {
+        FILE* f = std::fopen(preset_path().c_str(), "wb");
+        if (!f) std::abort();
+        std::fwrite(text.data(), 1, text.size(), f);
+        std::fclose(f);
+        for (const char* filter : {"scale_clvf", "denoise_clvf", "colorspace_clvf"})
+          try {
+            (void)clvf::presets::options(filter, preset_path());
+          } catch (const clvf::Error&) {
+          }
+        break;
+      }
+      case 2:  // a name (paths are case 1's)
+        if (text.find('/') == std::string::npos)
+          (void)clvf::presets::options(data[0] % 8 < 4 ? "scale_clvf" : "denoise_clvf", text);
+        break;
+      default:
+        switch (data[0] % 32 / 4) {
+          case 0: (void)clvf::pixel_format_from_name(text); break;
+          case 1: (void)clvf::matrix_from_name(text); break;
+          case 2: (void)clvf::range_from_name(text); break;
+          case 3: (void)clvf::dither_from_name(text); break;
+          default: (void)clvf::scale_algorithm_from_name(text); break;
+        }
+    }
+  } catch (const clvf::Error& e) {
+    if (!*e.what()) std::abort();  // an error without a message
+  }
+  return 0;
+}

@@ -45,4 +45,4 @@ else
   floor=$(mem_floor $((2 * frame))) bound="memory (no exp2 floor on CPUs)"
 fi
 row "denoise p=7 r=15" "$(kernel_ms denoise 8:7:15 "$((N / 4 + 1))")" "$floor" "$bound"
-plot_rows "1080p NV12 kernel fps and floors, device ${CLVF_DEVICE:-default}" "$out/floors.png" "$table"
+plot_rows "1080p NV12 kernel fps and floors, device ${CLVF_DEVICE:-default}" "$out/floors.png" "$table" log

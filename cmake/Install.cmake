@@ -21,3 +21,4 @@ install(FILES ${PROJECT_BINARY_DIR}/clvfConfig.cmake ${PROJECT_BINARY_DIR}/clvfC
 file(RELATIVE_PATH CLVF_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 configure_file(${PROJECT_SOURCE_DIR}/cmake/clvf.pc.in ${PROJECT_BINARY_DIR}/clvf.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/clvf.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/clvf-batch DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -248,5 +248,24 @@ TEST_F(FfmpegScale, EveryShippedPresetRuns) {
   EXPECT_GE(count, 5);
 }
 
+// A stream whose frame size changes mid-stream (two MPEG-TS clips, 320x240 then 176x144, one
+// after the other): ffmpeg configures the filters again at the change, and every clvf filter
+// (temporal denoise included, which starts a new stream there) gives every frame.
+TEST_F(FfmpegScale, FrameSizeChangeMidStream) {
+  const fs::path a = dir_ / "a.ts", b = dir_ / "b.ts", ab = dir_ / "ab.ts", out = dir_ / "ab.raw";
+  for (const auto& [path, size] : {std::pair{a, "320x240"}, std::pair{b, "176x144"}})
+    ASSERT_EQ(run_ffmpeg(fmt::format("-f lavfi -i testsrc2=size={}:rate=25 -frames:v 10 -pix_fmt yuv420p -c:v libx264 "
+                                     "-f mpegts -y {}", size, path.string())).status, 0);
+  auto bytes = read_file(a);
+  const auto tail = read_file(b);
+  bytes.insert(bytes.end(), tail.begin(), tail.end());
+  write_file(ab, bytes);
+  const ProcessResult r = run_ffmpeg(fmt::format(
+      "-i {} -vf scale_clvf=w=128:h=96,denoise_clvf=s=4:p=3:r=5:t=1,colorspace_clvf=format=rgba -f rawvideo -y {}",
+      ab.string(), out.string()));
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(read_file(out).size(), size_t(128) * 96 * 4 * 20);
+}
+
 }  // namespace
 }  // namespace clvf::test

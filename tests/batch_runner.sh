@@ -50,6 +50,19 @@ if [ -e "$d/out/clip3.mp4" ]; then [ "$(frames "$d/out/clip3.mp4" | cut -d, -f3)
 "$BATCH" -o "$d/out" "${args[@]}" "$d/in/clip3.mp4" > "$d/run3.txt"
 check_outputs "$d/out"
 
+# Every chain preset runs (P010 sources for the BT.2020 one), and --chain works.
+while IFS=: read -r name chain; do
+  case "$name" in ''|'#'*) continue ;; esac
+  fmt=yuv420p; case "$name" in *bt2020*) fmt=p010le ;; esac
+  "$BIN/ffmpeg" -hide_banner -nostdin -loglevel error -f lavfi -i "testsrc2=size=640x360,format=$fmt" -frames:v 2 \
+    -vf "$chain" -f null - || { echo "batch: chain preset $name fails"; exit 1; }
+done < "$ROOT/presets/chains.preset"
+"$BATCH" -o "$d/chain" --ffmpeg "$BIN/ffmpeg" --chain web-720p --encode "-c:v libx264 -preset ultrafast" \
+  "$d/in/clip1.mp4" > "$d/chain.txt"
+[ "$(frames "$d/chain/clip1.mp4")" = "960,720,20" ]
+if "$BATCH" -o "$d/chain" --chain nope "$d/in/clip1.mp4" 2> "$d/chain.err"; then exit 1; fi
+grep -q "known: web-720p" "$d/chain.err"
+
 if command -v parallel > /dev/null; then
   "$BATCH" -o "$d/par" "${args[@]}" --engine parallel --sshlogin : "$d/in/clip1.mp4" "$d/in/clip2.mp4" \
     "$d/in/clip3.mp4" > "$d/par.txt" 2> "$d/par.err"

@@ -80,6 +80,7 @@ std::vector<clvf_colorspace_params> make_cases(clvf_storage storage) {
     cases.push_back(p);
     cases.push_back(random_params(rng, CLVF_PIX_RGBA, CLVF_PIX_YUV420P, 1280, 720));
     cases.push_back(random_params(rng, CLVF_PIX_YUV420P, CLVF_PIX_BGRA, 1279, 719));
+    cases.push_back(random_params(rng, CLVF_PIX_NV12, CLVF_PIX_P010, 16384, 4));  // the widest frames (16K)
   }
   return cases;
 }

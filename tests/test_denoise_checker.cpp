@@ -67,6 +67,7 @@ std::vector<Case> make_cases(clvf_storage storage) {
     cases.push_back({CLVF_PIX_NV12, 1920, 1080, 4, 0, 3, 0, 5, 0, 0xf, 8});
     cases.push_back({CLVF_PIX_NV12, 50, 40, 6, 0, 21, 0, 25, 0, 0xf, 12});
     cases.push_back({CLVF_PIX_YUV420P, 321, 257, 5, 3, 7, 5, 15, 9, 0xf, 10});
+    cases.push_back({CLVF_PIX_NV12, 16384, 4, 5, 0, 3, 0, 5, 0, 0xf, 10});  // the widest frames (16K)
   }
   return cases;
 }

@@ -88,6 +88,9 @@ std::vector<Case> make_cases(clvf_storage storage) {
     cases.push_back({CLVF_PIX_YUV420P, 640, 360, 1921, 1079, CLVF_SCALE_BILINEAR, 0, 0, CLVF_CHROMA_CENTER});
     cases.push_back({CLVF_PIX_NV12, 3840, 2160, 1280, 720, CLVF_SCALE_LANCZOS, 0, 0, CLVF_CHROMA_TOPLEFT, 4});
     cases.push_back({CLVF_PIX_YUV420P, 1920, 1080, 97, 61, CLVF_SCALE_AREA, 0, 0, CLVF_CHROMA_LEFT});
+    // The widest frames there are (16K), down and up.
+    cases.push_back({CLVF_PIX_NV12, 16384, 6, 8192, 4, CLVF_SCALE_BICUBIC, 0, 0.5, CLVF_CHROMA_LEFT});
+    cases.push_back({CLVF_PIX_YUV420P, 4096, 2, 16384, 3, CLVF_SCALE_SPLINE36, 0, 0, CLVF_CHROMA_CENTER});
     // 4K P010 BT.2020 to 1080p NV12 BT.709, dithered: the HDR-decode-to-web-encode step.
     cases.push_back({CLVF_PIX_P010, 3840, 2160, 1920, 1080, CLVF_SCALE_SPLINE36, 0, 0, CLVF_CHROMA_LEFT, 3,
                      CLVF_PIX_NV12, CLVF_MATRIX_BT2020_NCL, CLVF_MATRIX_BT709, CLVF_RANGE_TV, CLVF_RANGE_TV,

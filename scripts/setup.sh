@@ -11,7 +11,7 @@ PACKAGES=(
   opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 pocl-opencl-icd oclgrind clinfo
   libfmt-dev libgtest-dev libzimg-dev libxxhash-dev
   nasm libx264-dev libdav1d-dev gnuplot-nox
-  clang libclang-rt-dev python3 parallel
+  clang libclang-rt-dev python3 parallel valgrind
 )
 
 SUDO=""

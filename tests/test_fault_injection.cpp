@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <set>
@@ -53,10 +54,10 @@ struct HostFrame {
 // A job: its own device, one operation, a few frames; the outputs concatenated.
 using Job = std::function<clvf_status(clvf_device*, std::vector<unsigned char>&)>;
 
-Result run_job(const Job& job) {
+Result run_job(const Job& job, const char* device = nullptr) {
   Result r;
   clvf_device* dev = nullptr;
-  const char* spec = std::getenv("CLVF_TEST_DEVICE");
+  const char* spec = device ? device : std::getenv("CLVF_TEST_DEVICE");
   r.status = clvf_device_open(spec && *spec ? spec : nullptr, &dev);
   if (r.status == CLVF_OK) r.status = job(dev, r.output);
   if (r.status != CLVF_OK) r.message = clvf_last_error();
@@ -176,6 +177,39 @@ TEST(FaultInjection, ScaleWithStagedCopies) {
   unsetenv("CLVF_NO_ZERO_COPY");
 }
 TEST(FaultInjection, Colorspace) { sweep("colorspace", colour_job); }
+
+// A device lost mid-stream (PoCL's first wait for a frame fails): the job reports it, and a new
+// job recovers on another device (Oclgrind, from the build's ICD folder; read when this process
+// first calls OpenCL, so the test skips when run after others in one process).
+TEST(FaultInjection, DeviceLostMidStreamThenAnotherDevice) {
+  ASSERT_EQ(setenv("OCL_ICD_VENDORS", CLVF_TEST_ICD_DIR, 1), 0);
+  const Job job = scale_job;
+  clvf_fault_arm(0);
+  const Result clean = run_job(job, "pocl");
+  ASSERT_EQ(clean.status, CLVF_OK) << clean.message;
+  const long calls = clvf_fault_calls();
+  long n = 1;
+  for (; n <= calls; ++n) {  // the first wait for a frame's commands
+    clvf_fault_arm(n);
+    const Result r = run_job(job, "pocl");
+    const char* fired = clvf_fault_fired();
+    clvf_fault_arm(0);
+    if (fired && std::strcmp(fired, "clWaitForEvents") == 0) {
+      EXPECT_NE(r.status, CLVF_OK);
+      EXPECT_NE(r.message.find("clWaitForEvents"), std::string::npos) << r.message;
+      break;
+    }
+  }
+  ASSERT_LE(n, calls) << "the job never waits for a frame";
+  clvf_device* other = nullptr;
+  if (clvf_device_open("oclgrind", &other) != CLVF_OK) GTEST_SKIP() << "no second device (Oclgrind) listed";
+  clvf_device_release(other);
+  const Result moved = run_job(job, "oclgrind");
+  ASSERT_EQ(moved.status, CLVF_OK) << moved.message;
+  ASSERT_EQ(moved.output.size(), clean.output.size());
+  for (size_t i = 0; i < clean.output.size(); ++i)  // another device: a rounding tie may fall the other way
+    ASSERT_LE(std::abs(int(moved.output[i]) - int(clean.output[i])), 1) << "byte " << i;
+}
 TEST(FaultInjection, DenoiseSpatial) {
   sweep("denoise", [](clvf_device* d, std::vector<unsigned char>& o) { return denoise_job(d, o, 0); });
 }

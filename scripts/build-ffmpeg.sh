@@ -90,3 +90,12 @@ gcc -std=c11 -O2 -Wall -I"$SRC" -I"$OBJ" -I"$ROOT/include" "$ROOT/samples/transc
   "$OBJ/libavformat/libavformat.a" "$OBJ/libavcodec/libavcodec.a" "$OBJ/libswresample/libswresample.a" \
   "$OBJ/libavutil/libavutil.a" -L"$BUILD/lib" -Wl,-rpath,"$BUILD/lib" -lclvf $extra -o "$BUILD/bin/transcode"
 echo "build-ffmpeg: $BUILD/bin/transcode (samples/transcode.c) ready"
+
+# samples/filter_threads.c: libavfilter graphs with the clvf filters on several threads.
+extra=$(grep -E '^EXTRALIBS(-avfilter|-swscale|-avformat|-avcodec|-swresample|-avutil)?=' "$OBJ/ffbuild/config.mak" \
+  | cut -d= -f2- | tr '\n' ' ')
+gcc -std=c11 -O2 -Wall -pthread -I"$SRC" -I"$OBJ" "$ROOT/samples/filter_threads.c" \
+  "$OBJ/libavfilter/libavfilter.a" "$OBJ/libswscale/libswscale.a" "$OBJ/libavformat/libavformat.a" \
+  "$OBJ/libavcodec/libavcodec.a" "$OBJ/libswresample/libswresample.a" "$OBJ/libavutil/libavutil.a" \
+  -L"$BUILD/lib" -Wl,-rpath,"$BUILD/lib" -lclvf $extra -o "$BUILD/bin/filter_threads"
+echo "build-ffmpeg: $BUILD/bin/filter_threads (samples/filter_threads.c) ready"

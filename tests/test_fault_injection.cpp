@@ -5,10 +5,12 @@
 // rebuilt from source) or cannot report (a release) - finish with exactly the output of a clean
 // run. Nothing may crash, and the next clean
 // job in the same process must give the clean output again. Leaks show under the sanitizer
-// build (scripts/sanitize.sh runs this too).
+// build (scripts/sanitize.sh runs this too). The same for the N-th allocation libclvf makes
+// (tests/fault/alloc_fault.cpp; not under the sanitizers, whose operator new comes first).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -169,6 +171,36 @@ void sweep(const char* what, const Job& job) {
   ::testing::Test::RecordProperty(std::string(what) + "_calls", static_cast<int>(calls));
 }
 
+// The same for libclvf's own allocations: each failing in turn must give CLVF_ERROR_OUT_OF_MEMORY
+// ("out of host memory") or a recovery with the clean output, and the next job must be clean.
+void sweep_allocations(const char* what, const Job& job) {
+  clvf_alloc_fault_arm(LONG_MAX);  // count only
+  const Result clean = run_job(job);
+  const long calls = clvf_alloc_fault_calls();
+  clvf_alloc_fault_arm(0);
+  ASSERT_EQ(clean.status, CLVF_OK) << clean.message;
+  if (calls == 0) GTEST_SKIP() << "operator new is not the interposer's here (a sanitizer's or valgrind's comes first)";
+  int reported = 0;
+  for (long n = 1; n <= calls; ++n) {
+    clvf_alloc_fault_arm(n);
+    const Result r = run_job(job);
+    const bool fired = clvf_alloc_fault_fired();
+    clvf_alloc_fault_arm(0);
+    SCOPED_TRACE(std::string(what) + ": allocation " + std::to_string(n) + " failing");
+    if (r.status != CLVF_OK) {
+      ++reported;
+      EXPECT_EQ(r.status, CLVF_ERROR_OUT_OF_MEMORY) << r.message;
+      EXPECT_NE(r.message.find("out of host memory"), std::string::npos) << r.message;
+    } else {
+      EXPECT_TRUE(!fired || r.output == clean.output) << "a job that reported success gave other output";
+    }
+    const Result next = run_job(job);
+    ASSERT_EQ(next.status, CLVF_OK) << "the next clean job failed: " << next.message;
+    ASSERT_TRUE(next.output == clean.output) << "the next clean job gave other output";
+  }
+  std::printf("%s: %ld allocations by libclvf; each failing in turn: %d reported\n", what, calls, reported);
+}
+
 TEST(FaultInjection, ScaleWithConversionFramesInFlight) { sweep("scale", scale_job); }
 TEST(FaultInjection, ScaleWithStagedCopies) {
   // The discrete-GPU path: pinned staging buffers, mapped once, and three queues.
@@ -212,6 +244,11 @@ TEST(FaultInjection, DeviceLostMidStreamThenAnotherDevice) {
 }
 TEST(FaultInjection, DenoiseSpatial) {
   sweep("denoise", [](clvf_device* d, std::vector<unsigned char>& o) { return denoise_job(d, o, 0); });
+}
+TEST(FaultInjection, AllocationsScale) { sweep_allocations("scale", scale_job); }
+TEST(FaultInjection, AllocationsColorspace) { sweep_allocations("colorspace", colour_job); }
+TEST(FaultInjection, AllocationsDenoiseTemporal) {
+  sweep_allocations("denoise t=1", [](clvf_device* d, std::vector<unsigned char>& o) { return denoise_job(d, o, 1); });
 }
 TEST(FaultInjection, DenoiseTemporal) {
   sweep("denoise t=1", [](clvf_device* d, std::vector<unsigned char>& o) { return denoise_job(d, o, 1); });

@@ -9,6 +9,11 @@ void clvf_fault_arm(long n);
 long clvf_fault_calls(void);
 /* The function that was made to fail since the last arm, or NULL. */
 const char *clvf_fault_fired(void);
+
+/* The same for operator new called from libclvf (alloc_fault.cpp): LONG_MAX counts only. */
+void clvf_alloc_fault_arm(long n);
+long clvf_alloc_fault_calls(void);
+int clvf_alloc_fault_fired(void);
 #ifdef __cplusplus
 }
 #endif

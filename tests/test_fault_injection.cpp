@@ -4,9 +4,9 @@
 // failed call, or - where the library recovers (a cached program binary the driver refuses is
 // rebuilt from source) or cannot report (a release) - finish with exactly the output of a clean
 // run. Nothing may crash, and the next clean job in the same process must give the clean output
-// again. Leaks show under the sanitizer
-// build (scripts/sanitize.sh runs this too). The same for the N-th allocation libclvf makes
-// (tests/fault/alloc_fault.cpp; not under the sanitizers, whose operator new comes first).
+// again. Leaks show under the sanitizer build (scripts/sanitize.sh runs this too). The same for
+// the N-th allocation libclvf makes (tests/fault/alloc_fault.cpp; not under the sanitizers, whose
+// operator new comes first).
 #include <gtest/gtest.h>
 
 #include <cstdlib>

@@ -6,9 +6,18 @@
 
 namespace clvf {
 
-bool scale_converts(const clvf_scale_params& p) {
+bool scale_conversion_asked(const clvf_scale_params& p) {
   return raw(p.dst_format) || raw(p.src_matrix) || raw(p.dst_matrix) || raw(p.src_range) || raw(p.dst_range) ||
          raw(p.dither);
+}
+
+bool scale_converts(const clvf_scale_params& p) {
+  if (!scale_conversion_asked(p)) return false;
+  // Asked for but the identity (same format, matrix and range; no forced dither): the scale
+  // rounds as the conversion would, so no second pass.
+  const clvf_colorspace_params c = conversion_params(p);
+  return c.dst_format != c.src_format || c.dst_matrix != c.src_matrix || c.dst_range != c.src_range ||
+         raw(p.dither) == CLVF_DITHER_ORDERED;
 }
 
 clvf_colorspace_params conversion_params(const clvf_scale_params& p) {
@@ -32,7 +41,7 @@ clvf_colorspace_params conversion_params(const clvf_scale_params& p) {
 
 void validate_scale_convert_params(const clvf_scale_params& p) {
   validate_scale_params(p);
-  if (!scale_converts(p)) return;
+  if (!scale_conversion_asked(p)) return;
   // The fields that may be 0 ("as the source") are checked before conversion_params reads them.
   const auto known_or_zero = [](int v, const char* name, bool known, const char* allowed) {
     if (v && !known)

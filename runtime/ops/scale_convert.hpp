@@ -12,7 +12,9 @@
 
 namespace clvf {
 
-// Whether the params ask for a conversion (any of its fields set).
+// Whether the params ask for a conversion (any of its fields set: they are then validated).
+bool scale_conversion_asked(const clvf_scale_params& p);
+// Whether the conversion needs its own pass: asked for, and not the identity.
 bool scale_converts(const clvf_scale_params& p);
 // The conversion's own params for a scale's (destination size; chroma filter = the algorithm).
 clvf_colorspace_params conversion_params(const clvf_scale_params& p);

@@ -10,7 +10,8 @@
 
 namespace {
 
-std::string run_three_frames() {
+// identity: with a conversion asked for that changes nothing (NV12 to NV12, BT.709 to BT.709).
+std::string run_three_frames(bool identity = false) {
   clvf_device* dev = nullptr;
   clvf_scale* scale = nullptr;
   const char* spec = std::getenv("CLVF_TEST_DEVICE");
@@ -19,6 +20,7 @@ std::string run_three_frames() {
   clvf_scale_params_default(&p);
   p.format = CLVF_PIX_NV12;
   p.src_width = 64, p.src_height = 48, p.dst_width = 32, p.dst_height = 24;
+  if (identity) p.dst_format = CLVF_PIX_NV12, p.src_matrix = p.dst_matrix = CLVF_MATRIX_BT709;
   EXPECT_EQ(clvf_scale_create(dev, &p, &scale), CLVF_OK) << clvf_last_error();
   std::vector<unsigned char> in(64 * 48 * 3 / 2, 100), out(32 * 24 * 3 / 2);
   clvf_frame a{}, b{};
@@ -50,6 +52,15 @@ void expect_kernel_times(const char* scale_kernels, std::initializer_list<const 
 TEST(Profile, KernelTimesWhenAsked) {
   expect_kernel_times("gpu", {"scale_v plane 0", "scale_h plane 0", "scale_v plane 1", "scale_h plane 1"});
   expect_kernel_times("block", {"scale_block plane 0", "scale_block plane 1"});
+}
+
+// A conversion that is the identity costs no second pass: only the scale's kernels run.
+TEST(Profile, IdentityConversionRunsNoColourPass) {
+  ::setenv("CLVF_PROFILE", "1", 1);
+  const std::string report = run_three_frames(true);
+  ::unsetenv("CLVF_PROFILE");
+  EXPECT_NE(report.find("plane 0"), std::string::npos) << report;
+  EXPECT_EQ(report.find("colour"), std::string::npos) << report;
 }
 
 TEST(Profile, NothingWhenNotAsked) {

@@ -1,0 +1,12 @@
+#include "interop/sharing/devices.hpp"
+
+namespace clvf::interop {
+
+cl_int list_sharing_devices(cl_platform_id platform, cl_uint num_entries, cl_device_id* devices,
+                            cl_uint* num_devices) {
+  if ((num_entries == 0 && devices != nullptr) || (devices == nullptr && num_devices == nullptr))
+    return CL_INVALID_VALUE;
+  return clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, num_entries, devices, num_devices);
+}
+
+}  // namespace clvf::interop

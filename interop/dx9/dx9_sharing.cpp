@@ -10,6 +10,7 @@
 #include "interop/sharing/acquire.hpp"
 #include "interop/sharing/create_guard.hpp"
 #include "interop/sharing/devices.hpp"
+#include "interop/sharing/image.hpp"
 
 namespace clvf::interop {
 
@@ -157,7 +158,7 @@ cl_mem CL_API_CALL clCreateFromDX9MediaSurfaceKHR(cl_context context, cl_mem_fla
     image.image_width = p.width;
     image.image_height = p.height;
     cl_int err = CL_SUCCESS;
-    cl_mem mem = clCreateImage(context, flags, &p.format, &image, nullptr, &err);
+    cl_mem mem = create_shared_image(context, flags, p.format, image, &err);
     if (mem == nullptr) return fail_mem(err, errcode_ret);
     return register_mem(registry, mem, std::move(mem_info), errcode_ret);
   });

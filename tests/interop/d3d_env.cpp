@@ -250,28 +250,6 @@ ComPtr<IDirect3DSurface9> make_surface(IDirect3DDevice9Ex* device, UINT width, U
   return surface;
 }
 
-Bytes read_surface(IDirect3DSurface9* surface, size_t row_bytes, size_t rows) {
-  D3DLOCKED_RECT r;
-  Bytes out(row_bytes * rows);
-  if (FAILED(surface->LockRect(&r, nullptr, D3DLOCK_READONLY))) return out;
-  D3DSURFACE_DESC desc;
-  surface->GetDesc(&desc);
-  // Rows of the memory image: for planar surfaces the chroma rows have half the pitch (YV12)
-  // or the same (NV12); callers give row_bytes for a plane pitch of `row_bytes`.
-  for (size_t y = 0; y < rows; ++y)
-    std::memcpy(&out[y * row_bytes], static_cast<uint8_t*>(r.pBits) + y * r.Pitch, row_bytes);
-  surface->UnlockRect();
-  return out;
-}
-
-void write_surface(IDirect3DSurface9* surface, size_t row_bytes, size_t rows, const Bytes& data) {
-  D3DLOCKED_RECT r;
-  if (FAILED(surface->LockRect(&r, nullptr, 0))) return;
-  for (size_t y = 0; y < rows; ++y)
-    std::memcpy(static_cast<uint8_t*>(r.pBits) + y * r.Pitch, &data[y * row_bytes], row_bytes);
-  surface->UnlockRect();
-}
-
 Bytes read_cl_buffer(cl_command_queue queue, cl_mem buffer, size_t size) {
   Bytes out(size, 0xEE);
   EXPECT_EQ(clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0, size, out.data(), 0, nullptr, nullptr), CL_SUCCESS);

@@ -79,12 +79,9 @@ Bytes read_subresource(ID3D11Device* device, ID3D11Texture2D* texture, UINT subr
 void write_subresource(ID3D11Device* device, ID3D11Texture2D* texture, UINT subresource, size_t row_bytes,
                        size_t rows, const Bytes& data);
 
-// Direct3D 9 side: an offscreen plain surface in D3DPOOL_DEFAULT and its whole memory image
-// (rows of `row_bytes`, planes one after the other as in a locked NV12 or YV12 surface).
+// Direct3D 9 side: an offscreen plain surface (D3DPOOL_DEFAULT unless told).
 ComPtr<IDirect3DSurface9> make_surface(IDirect3DDevice9Ex* device, UINT width, UINT height, D3DFORMAT format,
                                        D3DPOOL pool = D3DPOOL_DEFAULT);
-Bytes read_surface(IDirect3DSurface9* surface, size_t row_bytes, size_t rows);
-void write_surface(IDirect3DSurface9* surface, size_t row_bytes, size_t rows, const Bytes& data);
 
 // OpenCL side.
 Bytes read_cl_buffer(cl_command_queue queue, cl_mem buffer, size_t size);

@@ -1,0 +1,23 @@
+#include "interop/sharing/image.hpp"
+
+#include <vector>
+
+namespace clvf::interop {
+
+cl_mem create_shared_image(cl_context context, cl_mem_flags flags, const cl_image_format& format,
+                           const cl_image_desc& desc, cl_int* err) {
+  cl_uint count = 0;
+  *err = clGetSupportedImageFormats(context, flags, desc.image_type, 0, nullptr, &count);
+  if (*err != CL_SUCCESS) return nullptr;
+  std::vector<cl_image_format> formats(count);
+  *err = clGetSupportedImageFormats(context, flags, desc.image_type, count, formats.data(), nullptr);
+  if (*err != CL_SUCCESS) return nullptr;
+  for (const cl_image_format& f : formats)
+    if (f.image_channel_order == format.image_channel_order &&
+        f.image_channel_data_type == format.image_channel_data_type)
+      return clCreateImage(context, flags, &format, &desc, nullptr, err);
+  *err = CL_IMAGE_FORMAT_NOT_SUPPORTED;
+  return nullptr;
+}
+
+}  // namespace clvf::interop

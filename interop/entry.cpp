@@ -1,6 +1,7 @@
 // The public entry points of clvf/cl_interop.h that pick a path: extension function lookup and
 // context creation. Queries and maps are in sharing/queries.cpp and sharing/mapping.cpp.
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -103,11 +104,15 @@ CLVF_API void* CL_API_CALL clvfGetExtensionFunctionAddressForPlatform(cl_platfor
 #if defined(_WIN32)
   for (const SharingFunction& f : kFunctions) {
     if (std::strcmp(f.name, name) != 0) continue;
-    SharingPaths paths = choose_sharing_paths(platform_extensions(platform));
-    SharingPath path = f.d3d11 ? paths.d3d11 : paths.dx9;
-    if (path == SharingPath::emulated) return f.emulated;
-    std::string platform_name(platform_function_name(path, name));
-    return clGetExtensionFunctionAddressForPlatform(platform, platform_name.c_str());
+    try {
+      SharingPaths paths = choose_sharing_paths(platform_extensions(platform));
+      SharingPath path = f.d3d11 ? paths.d3d11 : paths.dx9;
+      if (path == SharingPath::emulated) return f.emulated;
+      std::string platform_name(platform_function_name(path, name));
+      return clGetExtensionFunctionAddressForPlatform(platform, platform_name.c_str());
+    } catch (const std::bad_alloc&) {
+      return nullptr;  // no error channel: the caller sees the function as unavailable
+    }
   }
 #endif
   return clGetExtensionFunctionAddressForPlatform(platform, name);

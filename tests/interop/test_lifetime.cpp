@@ -60,12 +60,13 @@ TEST(Lifetime, B7_HostAllocationFailureIsOutOfHostMemory) {
   Context context({CL_CONTEXT_D3D11_DEVICE_KHR, reinterpret_cast<cl_context_properties>(device.Get())});
   auto buffer = make_buffer(device.Get(), 64);
   const ULONG before = ref_count(buffer.Get());
+  const Sharing& s = sharing();  // looked up before any allocation is made to fail
   int failures = 0;
   // Fail allocation 0, 1, 2, ... of the call until the call makes fewer allocations than that.
   for (long n = 0; n < 1000; ++n) {
     cl_int err = -1;
     fail_countdown = n;
-    cl_mem mem = sharing().create_buffer(context.get(), CL_MEM_READ_WRITE, buffer.Get(), &err);
+    cl_mem mem = s.create_buffer(context.get(), CL_MEM_READ_WRITE, buffer.Get(), &err);
     fail_countdown = -1;
     if (mem != nullptr) {
       EXPECT_EQ(err, CL_SUCCESS);

@@ -12,6 +12,7 @@ PACKAGES=(
   libfmt-dev libgtest-dev libzimg-dev libxxhash-dev
   nasm libx264-dev libdav1d-dev gnuplot-nox
   clang libclang-rt-dev python3 parallel valgrind
+  g++-mingw-w64-x86-64-posix wine wine64 xvfb xauth
 )
 
 SUDO=""

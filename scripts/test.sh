@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is needed, builds everything, and runs the whole test suite with ctest, then the
-# sanitizer run (scripts/sanitize.sh: ASan + UBSan build of the library, tests and samples) and
-# a short fuzzing run (scripts/fuzz.sh: 30 s per libFuzzer target).
+# sanitizer run (scripts/sanitize.sh: ASan + UBSan build of the library, tests and samples), a
+# short fuzzing run (scripts/fuzz.sh: 30 s per libFuzzer target) and the Windows build with its
+# interop tests under Wine (scripts/wine-test.sh).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${CLVF_BUILD_DIR:-$ROOT/build}
@@ -10,3 +11,4 @@ cd "$BUILD"
 ctest --output-on-failure -j"$(nproc)" --timeout 1200
 bash "$ROOT/scripts/sanitize.sh"
 bash "$ROOT/scripts/fuzz.sh" 30
+bash "$ROOT/scripts/wine-test.sh"

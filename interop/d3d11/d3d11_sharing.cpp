@@ -84,7 +84,7 @@ cl_mem share_texture(Registry& registry, cl_context context, cl_mem_flags flags,
   auto transfer = std::make_unique<StagedTexture>(texture, std::move(staging), share.part);
   SharedMem info = shared_mem(context, flags, texture, {com_identity(texture), subresource}, std::move(transfer));
   info.image_info[CL_IMAGE_D3D11_SUBRESOURCE_KHR] = info_bytes(subresource);
-  cl_mem mem = create_shared_image(context, flags, share.format, share.desc, &err);
+  cl_mem mem = create_shared_image(context, flags, share.format, share.desc, info, &err);
   if (mem == nullptr) return fail_mem(err, errcode_ret);
   return register_mem(registry, mem, std::move(info), errcode_ret);
 }

@@ -158,7 +158,7 @@ cl_mem CL_API_CALL clCreateFromDX9MediaSurfaceKHR(cl_context context, cl_mem_fla
     image.image_width = p.width;
     image.image_height = p.height;
     cl_int err = CL_SUCCESS;
-    cl_mem mem = create_shared_image(context, flags, p.format, image, &err);
+    cl_mem mem = create_shared_image(context, flags, p.format, image, mem_info, &err);
     if (mem == nullptr) return fail_mem(err, errcode_ret);
     return register_mem(registry, mem, std::move(mem_info), errcode_ret);
   });

@@ -1,0 +1,202 @@
+// Per-frame cost of bringing a 1080p NV12 decode surface into OpenCL and back (Windows; run under
+// Wine by bench/interop_cost.sh), beside the copies a pipeline without interop makes
+// (hwdownload to system memory, hwupload to OpenCL, and the way back). Median of N frames, ms.
+//   import          clCreateFromDX9MediaSurfaceKHR for each plane + release, per frame (no cache)
+//   acquire+release the planes of a surface imported once (what a pool cache gives)
+//   d3d11 textures  the same for an R8 luma and an R8G8 chroma texture (Wine's NV12 textures do
+//                   not copy faithfully, so two textures stand in for the two planes)
+//   hwdownload+hwupload  LockRect + copy to a system frame, clEnqueueWriteBuffer of its planes,
+//                   and back: clEnqueueReadBuffer, LockRect + copy into the surface
+// Without CL_RG images (PoCL), only the luma plane is shared and every column says so.
+#include <d3d11.h>
+#include <d3d9.h>
+#include <wrl/client.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "clvf/cl_interop.h"
+
+using Microsoft::WRL::ComPtr;
+
+namespace {
+
+constexpr UINT kWidth = 1920, kHeight = 1080;
+const D3DFORMAT kNV12 = static_cast<D3DFORMAT>(MAKEFOURCC('N', 'V', '1', '2'));
+
+double median_ms(int frames, const std::function<void()>& body) {
+  std::vector<double> ms;
+  for (int i = 0; i < frames; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    body();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+void check(cl_int err, const char* what) {
+  if (err != CL_SUCCESS) {
+    std::fprintf(stderr, "interop_cost: %s failed: %d\n", what, err);
+    std::exit(1);
+  }
+}
+
+template <typename F>
+F function(cl_platform_id platform, const char* name) {
+  return reinterpret_cast<F>(clvfGetExtensionFunctionAddressForPlatform(platform, name));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int frames = argc > 1 ? std::atoi(argv[1]) : 30;
+  const char* wanted = std::getenv("CLVF_TEST_PLATFORM");
+  cl_platform_id platforms[8];
+  cl_uint count = 0;
+  clGetPlatformIDs(8, platforms, &count);
+  cl_platform_id platform = nullptr;
+  std::string name;
+  for (cl_uint i = 0; i < count && !platform; ++i) {
+    char n[256] = {};
+    clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof n - 1, n, nullptr);
+    if (!wanted || std::strstr(n, wanted)) platform = platforms[i], name = n;
+  }
+  if (!platform) return std::fprintf(stderr, "interop_cost: no OpenCL platform matches CLVF_TEST_PLATFORM\n"), 1;
+  cl_device_id device;
+  check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr), "clGetDeviceIDs");
+
+  ComPtr<IDirect3D9Ex> d3d;
+  Direct3DCreate9Ex(D3D_SDK_VERSION, &d3d);
+  D3DPRESENT_PARAMETERS pp = {};
+  pp.Windowed = TRUE;
+  pp.SwapEffect = D3DSWAPEFFECT_DISCARD;
+  pp.hDeviceWindow = GetDesktopWindow();
+  ComPtr<IDirect3DDevice9Ex> d9;
+  if (!d3d || FAILED(d3d->CreateDeviceEx(D3DADAPTER_DEFAULT, D3DDEVTYPE_HAL, GetDesktopWindow(),
+                                         D3DCREATE_SOFTWARE_VERTEXPROCESSING | D3DCREATE_MULTITHREADED, &pp, nullptr, &d9)))
+    return std::fprintf(stderr, "interop_cost: no Direct3D 9Ex device (is a display set?)\n"), 1;
+  ComPtr<IDirect3DSurface9> surface;
+  d9->CreateOffscreenPlainSurface(kWidth, kHeight, kNV12, D3DPOOL_DEFAULT, &surface, nullptr);
+
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform),
+                                   CL_CONTEXT_ADAPTER_D3D9EX_KHR, reinterpret_cast<cl_context_properties>(d9.Get()), 0};
+  cl_int err = CL_SUCCESS;
+  cl_context context = clvfCreateContext(props, 1, &device, nullptr, nullptr, &err);
+  check(err, "clvfCreateContext");
+  cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
+  auto create = function<clCreateFromDX9MediaSurfaceKHR_fn>(platform, "clCreateFromDX9MediaSurfaceKHR");
+  auto acquire = function<clEnqueueAcquireDX9MediaSurfacesKHR_fn>(platform, "clEnqueueAcquireDX9MediaSurfacesKHR");
+  auto release = function<clEnqueueReleaseDX9MediaSurfacesKHR_fn>(platform, "clEnqueueReleaseDX9MediaSurfacesKHR");
+  cl_dx9_surface_info_khr info = {surface.Get(), nullptr};
+
+  // How many planes this device can share (NV12 chroma needs CL_RG).
+  cl_mem probe = create(context, CL_MEM_READ_WRITE, CL_ADAPTER_D3D9EX_KHR, &info, 1, &err);
+  const cl_uint planes = probe ? 2 : 1;
+  if (probe) clReleaseMemObject(probe);
+  const char* which = planes == 2 ? "Y+UV" : "Y only (no CL_RG)";
+
+  auto import_planes = [&](cl_mem* mems) {
+    for (cl_uint p = 0; p < planes; ++p) {
+      mems[p] = create(context, CL_MEM_READ_WRITE, CL_ADAPTER_D3D9EX_KHR, &info, p, &err);
+      check(err, "clCreateFromDX9MediaSurfaceKHR");
+    }
+  };
+  auto round_trip = [&](cl_mem* mems) {
+    check(acquire(queue, planes, mems, 0, nullptr, nullptr), "acquire");
+    check(release(queue, planes, mems, 0, nullptr, nullptr), "release");
+  };
+
+  const double import_ms = median_ms(frames, [&] {
+    cl_mem mems[2];
+    import_planes(mems);
+    for (cl_uint p = 0; p < planes; ++p) clReleaseMemObject(mems[p]);
+  });
+  cl_mem cached[2];
+  import_planes(cached);
+  const double dx9_ms = median_ms(frames, [&] { round_trip(cached); });
+  for (cl_uint p = 0; p < planes; ++p) clReleaseMemObject(cached[p]);
+
+  // The same planes as D3D11 textures.
+  ComPtr<ID3D11Device> d11;
+  D3D11CreateDevice(nullptr, D3D_DRIVER_TYPE_HARDWARE, nullptr, 0, nullptr, 0, D3D11_SDK_VERSION, &d11, nullptr, nullptr);
+  double d3d11_ms = -1;
+  if (d11) {
+    cl_context_properties p11[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform),
+                                   CL_CONTEXT_D3D11_DEVICE_KHR, reinterpret_cast<cl_context_properties>(d11.Get()), 0};
+    cl_context c11 = clvfCreateContext(p11, 1, &device, nullptr, nullptr, &err);
+    check(err, "clvfCreateContext (D3D11)");
+    cl_command_queue q11 = clCreateCommandQueue(c11, device, 0, &err);
+    auto create2d = function<clCreateFromD3D11Texture2DKHR_fn>(platform, "clCreateFromD3D11Texture2DKHR");
+    auto acq11 = function<clEnqueueAcquireD3D11ObjectsKHR_fn>(platform, "clEnqueueAcquireD3D11ObjectsKHR");
+    auto rel11 = function<clEnqueueReleaseD3D11ObjectsKHR_fn>(platform, "clEnqueueReleaseD3D11ObjectsKHR");
+    ComPtr<ID3D11Texture2D> textures[2];
+    cl_mem mems[2];
+    for (cl_uint p = 0; p < planes; ++p) {
+      D3D11_TEXTURE2D_DESC desc = {};
+      desc.Width = p ? kWidth / 2 : kWidth;
+      desc.Height = p ? kHeight / 2 : kHeight;
+      desc.MipLevels = desc.ArraySize = 1;
+      desc.Format = p ? DXGI_FORMAT_R8G8_UNORM : DXGI_FORMAT_R8_UNORM;
+      desc.SampleDesc = {1, 0};
+      desc.BindFlags = D3D11_BIND_SHADER_RESOURCE;
+      d11->CreateTexture2D(&desc, nullptr, &textures[p]);
+      mems[p] = create2d(c11, CL_MEM_READ_WRITE, textures[p].Get(), 0, &err);
+      check(err, "clCreateFromD3D11Texture2DKHR");
+    }
+    d3d11_ms = median_ms(frames, [&] {
+      check(acq11(q11, planes, mems, 0, nullptr, nullptr), "acquire (D3D11)");
+      check(rel11(q11, planes, mems, 0, nullptr, nullptr), "release (D3D11)");
+    });
+    for (cl_uint p = 0; p < planes; ++p) clReleaseMemObject(mems[p]);
+    clReleaseCommandQueue(q11);
+    clReleaseContext(c11);
+  }
+
+  // Without interop: hwdownload (surface → system frame) + hwupload (→ cl buffers), and back.
+  const size_t luma = size_t(kWidth) * kHeight, chroma = luma / 2;
+  std::vector<unsigned char> frame(luma + chroma);
+  cl_mem buffers[2] = {clCreateBuffer(context, CL_MEM_READ_WRITE, luma, nullptr, &err),
+                       clCreateBuffer(context, CL_MEM_READ_WRITE, chroma, nullptr, &err)};
+  auto surface_copy = [&](bool to_frame) {
+    D3DLOCKED_RECT r;
+    surface->LockRect(&r, nullptr, to_frame ? D3DLOCK_READONLY : 0);
+    auto* bits = static_cast<unsigned char*>(r.pBits);
+    for (UINT y = 0; y < kHeight * (planes == 2 ? 3 : 2) / 2; ++y) {
+      if (to_frame) std::memcpy(&frame[y * kWidth], bits + y * r.Pitch, kWidth);
+      else std::memcpy(bits + y * r.Pitch, &frame[y * kWidth], kWidth);
+    }
+    surface->UnlockRect();
+  };
+  const double copies_ms = median_ms(frames, [&] {
+    surface_copy(true);
+    for (cl_uint p = 0; p < planes; ++p)
+      check(clEnqueueWriteBuffer(queue, buffers[p], CL_TRUE, 0, p ? chroma : luma, &frame[p ? luma : 0], 0, nullptr,
+                                 nullptr),
+            "clEnqueueWriteBuffer");
+    for (cl_uint p = 0; p < planes; ++p)
+      check(clEnqueueReadBuffer(queue, buffers[p], CL_TRUE, 0, p ? chroma : luma, &frame[p ? luma : 0], 0, nullptr,
+                                nullptr),
+            "clEnqueueReadBuffer");
+    surface_copy(false);
+  });
+  clReleaseMemObject(buffers[0]);
+  clReleaseMemObject(buffers[1]);
+
+  std::printf("interop_cost: %s, 1080p NV12 surface, %s, median of %d frames (ms per frame)\n", name.c_str(), which,
+              frames);
+  std::printf("| path | ms per frame |\n| --- | --- |\n");
+  std::printf("| DX9 surface: import per frame (create + release) | %.3f |\n", import_ms);
+  std::printf("| DX9 surface imported once: acquire + release | %.3f |\n", dx9_ms);
+  if (d3d11_ms >= 0) std::printf("| D3D11 textures imported once: acquire + release | %.3f |\n", d3d11_ms);
+  std::printf("| no interop: hwdownload + hwupload, and back | %.3f |\n", copies_ms);
+  clReleaseCommandQueue(queue);
+  clReleaseContext(context);
+  return 0;
+}

@@ -11,7 +11,8 @@ foreach(h CL fmt xxhash.h)
   endif()
 endforeach()
 
-set(opencl_import ${CMAKE_BINARY_DIR}/lib/libOpenCL.dll.a)
+# Named like a static library so that -static links (FFmpeg's) find it too.
+set(opencl_import ${CMAKE_BINARY_DIR}/lib/libOpenCL.a)
 file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
 execute_process(COMMAND x86_64-w64-mingw32-dlltool -d ${PROJECT_SOURCE_DIR}/cmake/windows/OpenCL.def -l ${opencl_import}
   RESULT_VARIABLE dlltool_result)

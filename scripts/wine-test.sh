@@ -4,7 +4,8 @@
 # and 9Ex devices, OpenCL through Wine's opencl.dll to this machine's platforms. The whole suite
 # runs on PoCL; the cases PoCL cannot serve (NV12 chroma needs CL_RG images) and the checks that
 # build no kernels run again on Oclgrind. (Oclgrind's kernel builds crash under Wine here, so
-# kernel-building tests stay on PoCL.)
+# kernel-building tests stay on PoCL.) Then ffmpeg.exe, cross-built with the clvf filters
+# (scripts/build-ffmpeg-windows.sh), must give the Linux build's frames exactly.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${CLVF_WINDOWS_BUILD_DIR:-$ROOT/build-windows}
@@ -12,6 +13,7 @@ BUILD=${CLVF_WINDOWS_BUILD_DIR:-$ROOT/build-windows}
 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/mingw-w64.cmake" \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$BUILD" -j"$(nproc)"
+bash "$ROOT/scripts/build-ffmpeg-windows.sh"
 
 export WINEPREFIX=$BUILD/wine-prefix HOME=$BUILD/wine-home WINEDEBUG=-all
 export WINEDLLOVERRIDES="mscoree,mshtml=;winemenubuilder.exe=d;winedbg.exe=d"
@@ -31,6 +33,16 @@ xvfb-run -a -s "-screen 0 1024x768x24 -nolisten tcp" bash -c "
   CLVF_TEST_PLATFORM=Portable timeout 600 wine '$TESTS' --gtest_brief=1
   echo 'wine-test: interop tests without kernels on Oclgrind (CL_RG: NV12 chroma planes)'
   CLVF_TEST_PLATFORM=Oclgrind timeout 600 wine '$TESTS' --gtest_brief=1 --gtest_filter='$NO_KERNELS'
+  echo 'wine-test: ffmpeg.exe with the clvf filters against the Linux build (frame checksums, the default PoCL device)'
+  for vf in format=nv12,scale_clvf=w=160:h=120 format=yuv420p,denoise_clvf format=nv12,colorspace_clvf=matrix=bt709; do
+    args=\"-hide_banner -loglevel error -f lavfi -i testsrc2=s=320x240:r=25:d=0.4 -vf \$vf -f framemd5\"
+    OCL_ICD_VENDORS=/etc/OpenCL/vendors wine '$BUILD/bin/ffmpeg.exe' \$args -y '$BUILD/windows.md5'
+    OCL_ICD_VENDORS=/etc/OpenCL/vendors '$ROOT/build/bin/ffmpeg' \$args -y '$BUILD/linux.md5'
+    if ! cmp -s <(grep -v '^#' '$BUILD/windows.md5') <(grep -v '^#' '$BUILD/linux.md5'); then
+      echo \"wine-test: ffmpeg.exe -vf \$vf differs from the Linux build\" >&2; exit 1
+    fi
+    echo \"  -vf \$vf: \$(grep -vc '^#' '$BUILD/windows.md5') frames identical\"
+  done
   wineserver -k 2>/dev/null || true
 "
 echo "wine-test: passed"

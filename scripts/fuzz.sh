@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # libFuzzer (clang, Debian's libclang-rt) with AddressSanitizer and UndefinedBehaviorSanitizer on
 # what clvf parses and plans: tests/fuzz/fuzz_text.cpp (device specs, preset files, names) and
-# tests/fuzz/fuzz_planning.cpp (scale parameters, resampling and block tables). Builds
+# tests/fuzz/fuzz_planning.cpp (scale parameters, resampling and block tables) and
+# tests/fuzz/fuzz_interop.cpp (the sharing layer's argument checks and state machine). Builds
 # build-fuzz/, then runs each target for SECONDS (default 30) from its corpus in tests/fuzz/corpus;
 # a crash, sanitizer report or broken invariant fails the run and leaves the input in build-fuzz/.
 #   bash scripts/fuzz.sh [SECONDS]
@@ -13,9 +14,9 @@ flags="-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=undefin
 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
   -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" -DCLVF_FUZZ=ON \
   > "$BUILD.configure.log" 2>&1 || { cat "$BUILD.configure.log" >&2; exit 1; }
-cmake --build "$BUILD" -j"$(nproc)" --target fuzz_text fuzz_planning
+cmake --build "$BUILD" -j"$(nproc)" --target fuzz_text fuzz_planning fuzz_interop
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-for target in fuzz_text fuzz_planning; do
+for target in fuzz_text fuzz_planning fuzz_interop; do
   corpus=$BUILD/corpus/$target
   mkdir -p "$corpus"
   echo "fuzz: $target for ${SECONDS_EACH}s"

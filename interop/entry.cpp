@@ -11,6 +11,7 @@
 
 #if defined(_WIN32)
 #include "interop/d3d11/d3d11_sharing.hpp"
+#include "interop/sharing/acquire.hpp"
 #include "interop/dx9/dx9_sharing.hpp"
 #endif
 
@@ -56,15 +57,15 @@ const SharingFunction kFunctions[] = {
     {"clCreateFromD3D11BufferKHR", true, reinterpret_cast<void*>(&emulated::clCreateFromD3D11BufferKHR)},
     {"clCreateFromD3D11Texture2DKHR", true, reinterpret_cast<void*>(&emulated::clCreateFromD3D11Texture2DKHR)},
     {"clCreateFromD3D11Texture3DKHR", true, reinterpret_cast<void*>(&emulated::clCreateFromD3D11Texture3DKHR)},
-    {"clEnqueueAcquireD3D11ObjectsKHR", true, reinterpret_cast<void*>(&emulated::clEnqueueAcquireD3D11ObjectsKHR)},
-    {"clEnqueueReleaseD3D11ObjectsKHR", true, reinterpret_cast<void*>(&emulated::clEnqueueReleaseD3D11ObjectsKHR)},
+    {"clEnqueueAcquireD3D11ObjectsKHR", true, reinterpret_cast<void*>(&acquire_objects<kD3D11Family>)},
+    {"clEnqueueReleaseD3D11ObjectsKHR", true, reinterpret_cast<void*>(&release_objects<kD3D11Family>)},
     {"clGetDeviceIDsFromDX9MediaAdapterKHR", false,
      reinterpret_cast<void*>(&emulated::clGetDeviceIDsFromDX9MediaAdapterKHR)},
     {"clCreateFromDX9MediaSurfaceKHR", false, reinterpret_cast<void*>(&emulated::clCreateFromDX9MediaSurfaceKHR)},
     {"clEnqueueAcquireDX9MediaSurfacesKHR", false,
-     reinterpret_cast<void*>(&emulated::clEnqueueAcquireDX9MediaSurfacesKHR)},
+     reinterpret_cast<void*>(&acquire_objects<kDX9Family>)},
     {"clEnqueueReleaseDX9MediaSurfacesKHR", false,
-     reinterpret_cast<void*>(&emulated::clEnqueueReleaseDX9MediaSurfacesKHR)},
+     reinterpret_cast<void*>(&release_objects<kDX9Family>)},
 };
 
 // The emulated families' device properties on `platform` (the native ones go to the platform).

@@ -6,7 +6,6 @@
 #include "interop/com_status.hpp"
 #include "interop/d3d11/dxgi_formats.hpp"
 #include "interop/d3d11/staging.hpp"
-#include "interop/sharing/acquire.hpp"
 #include "interop/sharing/create_guard.hpp"
 #include "interop/sharing/devices.hpp"
 #include "interop/sharing/image.hpp"
@@ -225,18 +224,6 @@ cl_mem CL_API_CALL clCreateFromD3D11Texture3DKHR(cl_context context, cl_mem_flag
       return fail_mem(err, errcode_ret);
     return share_texture(registry, context, flags, texture.Get(), std::move(staging), share, subresource, errcode_ret);
   });
-}
-
-cl_int CL_API_CALL clEnqueueAcquireD3D11ObjectsKHR(cl_command_queue queue, cl_uint num_objects,
-                                                   const cl_mem* mem_objects, cl_uint num_events,
-                                                   const cl_event* wait_list, cl_event* event) {
-  return enqueue_acquire(kD3D11Family, queue, num_objects, mem_objects, num_events, wait_list, event);
-}
-
-cl_int CL_API_CALL clEnqueueReleaseD3D11ObjectsKHR(cl_command_queue queue, cl_uint num_objects,
-                                                   const cl_mem* mem_objects, cl_uint num_events,
-                                                   const cl_event* wait_list, cl_event* event) {
-  return enqueue_release(kD3D11Family, queue, num_objects, mem_objects, num_events, wait_list, event);
 }
 
 }  // namespace emulated

@@ -19,10 +19,6 @@ cl_int CL_API_CALL clGetDeviceIDsFromD3D11KHR(cl_platform_id, cl_d3d11_device_so
 cl_mem CL_API_CALL clCreateFromD3D11BufferKHR(cl_context, cl_mem_flags, ID3D11Buffer*, cl_int*);
 cl_mem CL_API_CALL clCreateFromD3D11Texture2DKHR(cl_context, cl_mem_flags, ID3D11Texture2D*, UINT, cl_int*);
 cl_mem CL_API_CALL clCreateFromD3D11Texture3DKHR(cl_context, cl_mem_flags, ID3D11Texture3D*, UINT, cl_int*);
-cl_int CL_API_CALL clEnqueueAcquireD3D11ObjectsKHR(cl_command_queue, cl_uint, const cl_mem*, cl_uint,
-                                                   const cl_event*, cl_event*);
-cl_int CL_API_CALL clEnqueueReleaseD3D11ObjectsKHR(cl_command_queue, cl_uint, const cl_mem*, cl_uint,
-                                                   const cl_event*, cl_event*);
 }  // namespace emulated
 
 }  // namespace clvf::interop

@@ -7,7 +7,6 @@
 
 #include "interop/com_status.hpp"
 #include "interop/dx9/d3d9_formats.hpp"
-#include "interop/sharing/acquire.hpp"
 #include "interop/sharing/create_guard.hpp"
 #include "interop/sharing/devices.hpp"
 #include "interop/sharing/image.hpp"
@@ -162,18 +161,6 @@ cl_mem CL_API_CALL clCreateFromDX9MediaSurfaceKHR(cl_context context, cl_mem_fla
     if (mem == nullptr) return fail_mem(err, errcode_ret);
     return register_mem(registry, mem, std::move(mem_info), errcode_ret);
   });
-}
-
-cl_int CL_API_CALL clEnqueueAcquireDX9MediaSurfacesKHR(cl_command_queue queue, cl_uint num_objects,
-                                                       const cl_mem* mem_objects, cl_uint num_events,
-                                                       const cl_event* wait_list, cl_event* event) {
-  return enqueue_acquire(kDX9Family, queue, num_objects, mem_objects, num_events, wait_list, event);
-}
-
-cl_int CL_API_CALL clEnqueueReleaseDX9MediaSurfacesKHR(cl_command_queue queue, cl_uint num_objects,
-                                                       const cl_mem* mem_objects, cl_uint num_events,
-                                                       const cl_event* wait_list, cl_event* event) {
-  return enqueue_release(kDX9Family, queue, num_objects, mem_objects, num_events, wait_list, event);
 }
 
 }  // namespace emulated

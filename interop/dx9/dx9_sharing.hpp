@@ -22,10 +22,6 @@ cl_int CL_API_CALL clGetDeviceIDsFromDX9MediaAdapterKHR(cl_platform_id, cl_uint,
                                                         cl_device_id*, cl_uint*);
 cl_mem CL_API_CALL clCreateFromDX9MediaSurfaceKHR(cl_context, cl_mem_flags, cl_dx9_media_adapter_type_khr, void*,
                                                   cl_uint, cl_int*);
-cl_int CL_API_CALL clEnqueueAcquireDX9MediaSurfacesKHR(cl_command_queue, cl_uint, const cl_mem*, cl_uint,
-                                                       const cl_event*, cl_event*);
-cl_int CL_API_CALL clEnqueueReleaseDX9MediaSurfacesKHR(cl_command_queue, cl_uint, const cl_mem*, cl_uint,
-                                                       const cl_event*, cl_event*);
 }  // namespace emulated
 
 }  // namespace clvf::interop

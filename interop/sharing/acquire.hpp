@@ -15,4 +15,17 @@ cl_int enqueue_release(const Family& family, cl_command_queue queue, cl_uint num
                        const cl_mem* mem_objects, cl_uint num_events_in_wait_list,
                        const cl_event* event_wait_list, cl_event* event);
 
+// The extension's entry points for one family (clEnqueueAcquireD3D11ObjectsKHR is
+// acquire_objects<kD3D11Family>, and so on).
+template <const Family& family>
+cl_int CL_API_CALL acquire_objects(cl_command_queue queue, cl_uint num_objects, const cl_mem* mem_objects,
+                                   cl_uint num_events, const cl_event* wait_list, cl_event* event) {
+  return enqueue_acquire(family, queue, num_objects, mem_objects, num_events, wait_list, event);
+}
+template <const Family& family>
+cl_int CL_API_CALL release_objects(cl_command_queue queue, cl_uint num_objects, const cl_mem* mem_objects,
+                                   cl_uint num_events, const cl_event* wait_list, cl_event* event) {
+  return enqueue_release(family, queue, num_objects, mem_objects, num_events, wait_list, event);
+}
+
 }  // namespace clvf::interop

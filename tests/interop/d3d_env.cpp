@@ -127,6 +127,11 @@ Context::~Context() {
   if (context_) clReleaseContext(context_);
 }
 
+std::unique_ptr<Context> d3d11_context(ID3D11Device* device) {
+  return std::make_unique<Context>(
+      std::vector<cl_context_properties>{CL_CONTEXT_D3D11_DEVICE_KHR, reinterpret_cast<cl_context_properties>(device)});
+}
+
 Bytes random_bytes(size_t n, uint32_t seed) {
   std::mt19937 rng(seed);
   Bytes out(n);

@@ -11,6 +11,8 @@
 #include <wrl/client.h>
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <vector>
 
 #include "clvf/cl_interop.h"
@@ -64,6 +66,9 @@ class Context {
   cl_context context_ = nullptr;
   cl_command_queue queue_ = nullptr;
 };
+
+// A context made against `device` (CL_CONTEXT_D3D11_DEVICE_KHR).
+std::unique_ptr<Context> d3d11_context(ID3D11Device* device);
 
 Bytes random_bytes(size_t n, uint32_t seed);
 

@@ -13,8 +13,7 @@ class AcquireRelease : public ::testing::Test {
   void SetUp() override {
     device = make_d3d11_device();
     ASSERT_TRUE(device);
-    context = std::make_unique<Context>(std::vector<cl_context_properties>{
-        CL_CONTEXT_D3D11_DEVICE_KHR, reinterpret_cast<cl_context_properties>(device.Get())});
+    context = d3d11_context(device.Get());
     data = random_bytes(kSize, 21);
     buffer = make_buffer(device.Get(), kSize, D3D11_USAGE_DEFAULT, &data);
     mem = s.create_buffer(context->get(), CL_MEM_READ_WRITE, buffer.Get(), nullptr);

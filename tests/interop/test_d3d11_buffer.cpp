@@ -10,8 +10,7 @@ class D3D11Buffer : public ::testing::Test {
     ASSERT_NE(test_platform(), nullptr) << "no OpenCL platform matches CLVF_TEST_PLATFORM";
     device = make_d3d11_device();
     ASSERT_TRUE(device) << "D3D11CreateDevice failed (is a display (Xvfb) set?)";
-    context = std::make_unique<Context>(std::vector<cl_context_properties>{
-        CL_CONTEXT_D3D11_DEVICE_KHR, reinterpret_cast<cl_context_properties>(device.Get())});
+    context = d3d11_context(device.Get());
     ASSERT_NE(context->get(), nullptr);
   }
   cl_mem share(ID3D11Buffer* buffer, cl_mem_flags flags = CL_MEM_READ_WRITE, cl_int* err = nullptr) {

@@ -9,8 +9,7 @@ class D3D11Texture : public ::testing::Test {
   void SetUp() override {
     device = make_d3d11_device();
     ASSERT_TRUE(device);
-    context = std::make_unique<Context>(std::vector<cl_context_properties>{
-        CL_CONTEXT_D3D11_DEVICE_KHR, reinterpret_cast<cl_context_properties>(device.Get())});
+    context = d3d11_context(device.Get());
   }
   cl_mem share(ID3D11Texture2D* texture, UINT subresource, cl_int* err = nullptr) {
     return sharing().create_texture2d(context->get(), CL_MEM_READ_WRITE, texture, subresource, err);

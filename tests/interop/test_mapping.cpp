@@ -12,8 +12,7 @@ class Mapping : public ::testing::Test {
   void SetUp() override {
     device = make_d3d11_device();
     ASSERT_TRUE(device);
-    context = std::make_unique<Context>(std::vector<cl_context_properties>{
-        CL_CONTEXT_D3D11_DEVICE_KHR, reinterpret_cast<cl_context_properties>(device.Get())});
+    context = d3d11_context(device.Get());
     data = random_bytes(kSize, 71);
     buffer = make_buffer(device.Get(), kSize, D3D11_USAGE_DEFAULT, &data);
     mem = sharing().create_buffer(context->get(), CL_MEM_READ_WRITE, buffer.Get(), nullptr);

@@ -42,6 +42,7 @@ void* map_checked(cl_mem object, Mapping wanted, size_t base, cl_int* errcode_re
   void* pointer = map(&err);
   if (errcode_ret) *errcode_ret = err;
   if (mem && err == CL_SUCCESS) {
+    wanted.object = object;
     wanted.pointer = pointer;
     mem->mappings.push_back(wanted);
   }
@@ -90,9 +91,10 @@ CLVF_API cl_int CL_API_CALL clvfEnqueueUnmapMemObject(cl_command_queue queue, cl
   cl_int err = clEnqueueUnmapMemObject(queue, memobj, mapped_ptr, num_events, wait_list, event);
   size_t offset = 0;
   if (SharedMem* mem = registry.find_mem_or_parent(memobj, &offset); mem && err == CL_SUCCESS) {
+    // Two maps of the same object may return the same pointer; an unmap ends the oldest of them.
     auto& maps = mem->mappings;
     for (auto it = maps.begin(); it != maps.end(); ++it)
-      if (it->pointer == mapped_ptr) {
+      if (it->object == memobj && it->pointer == mapped_ptr) {
         maps.erase(it);
         break;
       }

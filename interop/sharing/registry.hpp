@@ -52,6 +52,7 @@ struct SharedContext {
 };
 
 struct Mapping {
+  cl_mem object = nullptr;  // what was mapped: the shared object or one of its sub-buffers
   void* pointer = nullptr;
   size_t origin[3] = {0, 0, 0}, region[3] = {0, 0, 0};  // bytes for buffers, pixels for images
   bool write = false;

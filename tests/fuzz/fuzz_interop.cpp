@@ -166,7 +166,10 @@ struct OpenMap {
 
 void map_or_unmap(FuzzedDataProvider& in, World& w, std::vector<OpenMap>& open) {
   if (in.ConsumeBool() && !open.empty()) {
-    const size_t i = in.ConsumeIntegralInRange<size_t>(0, open.size() - 1);
+    // An unmap ends the oldest open map of that object at that pointer (maps may share pointers).
+    size_t i = in.ConsumeIntegralInRange<size_t>(0, open.size() - 1);
+    for (size_t j = 0; j < i; ++j)
+      if (open[j].object == open[i].object && open[j].pointer == open[i].pointer) i = j;
     require(clvfEnqueueUnmapMemObject(w.queue, open[i].object, open[i].pointer, 0, nullptr, nullptr) == CL_SUCCESS,
             "an unmap of an open map");
     open.erase(open.begin() + i);

@@ -82,6 +82,9 @@ void FramePlanes::validate(const clvf_frame& frame) const {
       case CLVF_STORAGE_CL_IMAGE:
         if (!p.mem) throw Error(CLVF_ERROR_INVALID_ARGUMENT, fmt::format("{} image plane {} is NULL", which_, i));
         break;
+      case CLVF_STORAGE_D3D11:
+      case CLVF_STORAGE_DXVA2:
+        break;  // never here: the C API hands operations these frames as images (interop/d3d_frames)
     }
     const size_t a = shapes_[i].alignment;
     const size_t start = storage_ == CLVF_STORAGE_HOST ? reinterpret_cast<uintptr_t>(p.data) : p.offset;
@@ -108,6 +111,9 @@ cl_uint FramePlanes::set_args(cl::Kernel& kernel, cl_uint index, const clvf_fram
     case CLVF_STORAGE_CL_IMAGE:
       kernel.setArg(index, sizeof(cl_mem), &p.mem);
       return index + 1;
+    case CLVF_STORAGE_D3D11:
+    case CLVF_STORAGE_DXVA2:
+      break;  // never here (see validate)
   }
   return index;
 }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "clvf/clvf.h"
+#include "interop/d3d_frames.hpp"
 #include "runtime/api_guard.hpp"
 #include "runtime/device.hpp"
 #include "runtime/ops/colorspace.hpp"
@@ -18,12 +19,15 @@ struct clvf_device {
 };
 struct clvf_scale {
   std::unique_ptr<clvf::ScaleConvert> impl;
+  clvf::D3DSides d3d;
 };
 struct clvf_denoise {
   std::unique_ptr<clvf::Denoise> impl;
+  clvf::D3DSides d3d;
 };
 struct clvf_colorspace {
   std::unique_ptr<clvf::Colorspace> impl;
+  clvf::D3DSides d3d;
 };
 
 namespace clvf {
@@ -64,6 +68,15 @@ CLVF_API clvf_status clvf_device_wrap(cl_context context, cl_device_id device, c
     *out = nullptr;
     auto d = clvf::Device::wrap(context, device, queue);
     *out = new clvf_device{std::move(d)};
+  });
+}
+
+CLVF_API clvf_status clvf_device_open_d3d(const char* spec, clvf_d3d_kind kind, void* d3d, clvf_device** out) {
+  return api_call([&] {
+    require(out, "clvf_device_open_d3d: out");
+    *out = nullptr;
+    auto device = clvf::Device::open_d3d(spec ? spec : "", kind, d3d);
+    *out = new clvf_device{std::move(device)};
   });
 }
 
@@ -110,8 +123,11 @@ CLVF_API clvf_status clvf_scale_create(clvf_device* device, const clvf_scale_par
     *out = nullptr;
     require(device, "clvf_scale_create: device");
     require(params, "clvf_scale_create: params");
-    auto op = std::make_unique<clvf::ScaleConvert>(device->impl, *params);
-    *out = new clvf_scale{std::move(op)};
+    clvf_scale_params p = *params;
+    clvf::D3DSides d3d;
+    d3d.open(device->impl, p.src_storage, p.format, p.dst_storage, p.dst_format ? p.dst_format : p.format);
+    auto op = std::make_unique<clvf::ScaleConvert>(device->impl, p);
+    *out = new clvf_scale{std::move(op), std::move(d3d)};
   });
 }
 
@@ -120,7 +136,7 @@ CLVF_API clvf_status clvf_scale_process(clvf_scale* scale, const clvf_frame* src
     require(scale, "clvf_scale_process: scale");
     require(src, "clvf_scale_process: src");
     require(dst, "clvf_scale_process: dst");
-    scale->impl->process(*src, *dst);
+    scale->d3d.run(src, dst, [&](const clvf_frame* s, const clvf_frame* d) { scale->impl->process(*s, *d); });
   });
 }
 
@@ -129,7 +145,7 @@ CLVF_API clvf_status clvf_scale_submit(clvf_scale* scale, const clvf_frame* src,
     require(scale, "clvf_scale_submit: scale");
     require(src, "clvf_scale_submit: src");
     require(dst, "clvf_scale_submit: dst");
-    scale->impl->submit(*src, *dst);
+    scale->d3d.run(src, dst, [&](const clvf_frame* s, const clvf_frame* d) { scale->impl->submit(*s, *d); });
   });
 }
 
@@ -177,8 +193,11 @@ CLVF_API clvf_status clvf_denoise_create(clvf_device* device, const clvf_denoise
     *out = nullptr;
     require(device, "clvf_denoise_create: device");
     require(params, "clvf_denoise_create: params");
-    auto op = std::make_unique<clvf::Denoise>(device->impl, *params);
-    *out = new clvf_denoise{std::move(op)};
+    clvf_denoise_params p = *params;
+    clvf::D3DSides d3d;
+    d3d.open(device->impl, p.src_storage, p.format, p.dst_storage, p.format);
+    auto op = std::make_unique<clvf::Denoise>(device->impl, p);
+    *out = new clvf_denoise{std::move(op), std::move(d3d)};
   });
 }
 
@@ -187,14 +206,14 @@ CLVF_API clvf_status clvf_denoise_process(clvf_denoise* denoise, const clvf_fram
     require(denoise, "clvf_denoise_process: denoise");
     require(src, "clvf_denoise_process: src");
     require(dst, "clvf_denoise_process: dst");
-    denoise->impl->process(*src, *dst);
+    denoise->d3d.run(src, dst, [&](const clvf_frame* s, const clvf_frame* d) { denoise->impl->process(*s, *d); });
   });
 }
 
 CLVF_API clvf_status clvf_denoise_send(clvf_denoise* denoise, const clvf_frame* src) {
   return api_call([&] {
     require(denoise, "clvf_denoise_send: denoise");
-    denoise->impl->send(src);
+    denoise->d3d.run(src, nullptr, [&](const clvf_frame* s, const clvf_frame*) { denoise->impl->send(s); });
   });
 }
 
@@ -204,7 +223,7 @@ CLVF_API clvf_status clvf_denoise_receive(clvf_denoise* denoise, const clvf_fram
     *got = 0;
     require(denoise, "clvf_denoise_receive: denoise");
     require(dst, "clvf_denoise_receive: dst");
-    *got = denoise->impl->receive(*dst) ? 1 : 0;
+    denoise->d3d.run(nullptr, dst, [&](const clvf_frame*, const clvf_frame* d) { *got = denoise->impl->receive(*d) ? 1 : 0; });
   });
 }
 
@@ -273,8 +292,11 @@ CLVF_API clvf_status clvf_colorspace_create(clvf_device* device, const clvf_colo
     *out = nullptr;
     require(device, "clvf_colorspace_create: device");
     require(params, "clvf_colorspace_create: params");
-    auto op = std::make_unique<clvf::Colorspace>(device->impl, *params);
-    *out = new clvf_colorspace{std::move(op)};
+    clvf_colorspace_params p = *params;
+    clvf::D3DSides d3d;
+    d3d.open(device->impl, p.src_storage, p.src_format, p.dst_storage, p.dst_format);
+    auto op = std::make_unique<clvf::Colorspace>(device->impl, p);
+    *out = new clvf_colorspace{std::move(op), std::move(d3d)};
   });
 }
 
@@ -284,7 +306,7 @@ CLVF_API clvf_status clvf_colorspace_process(clvf_colorspace* colorspace, const 
     require(colorspace, "clvf_colorspace_process: colorspace");
     require(src, "clvf_colorspace_process: src");
     require(dst, "clvf_colorspace_process: dst");
-    colorspace->impl->process(*src, *dst);
+    colorspace->d3d.run(src, dst, [&](const clvf_frame* s, const clvf_frame* d) { colorspace->impl->process(*s, *d); });
   });
 }
 
@@ -294,7 +316,7 @@ CLVF_API clvf_status clvf_colorspace_submit(clvf_colorspace* colorspace, const c
     require(colorspace, "clvf_colorspace_submit: colorspace");
     require(src, "clvf_colorspace_submit: src");
     require(dst, "clvf_colorspace_submit: dst");
-    colorspace->impl->submit(*src, *dst);
+    colorspace->d3d.run(src, dst, [&](const clvf_frame* s, const clvf_frame* d) { colorspace->impl->submit(*s, *d); });
   });
 }
 

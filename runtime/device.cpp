@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "clvf/cl_interop.h"
 #include "runtime/error.hpp"
 #include "runtime/log.hpp"
 
@@ -79,7 +80,10 @@ bool profiling_requested() {
   return (p && *p == '1') || profiling_flag;
 }
 
-std::shared_ptr<Device> Device::open(std::string_view spec_text) {
+namespace {
+
+// The device a spec names (Error(NO_DEVICE) listing the devices when none).
+cl::Device find_device(std::string_view spec_text) {
   const std::string text = effective_device_spec(spec_text.empty() ? nullptr : std::string(spec_text).c_str());
   const DeviceSpec spec = parse_device_spec(text);
   const auto devices = list_devices();
@@ -94,9 +98,43 @@ std::shared_ptr<Device> Device::open(std::string_view spec_text) {
   const auto it = std::find_if(devices.begin(), devices.end(), [&](const auto& d) {
     return d.first.platform == match->platform && d.first.device == match->device;
   });
-  cl::Context context(it->second);
-  cl::CommandQueue queue(context, it->second, profiling_requested() ? CL_QUEUE_PROFILING_ENABLE : 0);
-  return std::shared_ptr<Device>(new Device(context, it->second, queue));
+  return it->second;
+}
+
+}  // namespace
+
+std::shared_ptr<Device> Device::open(std::string_view spec_text) {
+  cl::Device device = find_device(spec_text);
+  cl::Context context(device);
+  cl::CommandQueue queue(context, device, profiling_requested() ? CL_QUEUE_PROFILING_ENABLE : 0);
+  return std::shared_ptr<Device>(new Device(context, device, queue));
+}
+
+std::shared_ptr<Device> Device::open_d3d(std::string_view spec_text, clvf_d3d_kind kind, void* d3d) {
+#if defined(_WIN32)
+  cl_context_properties key = kind == CLVF_D3D11    ? CL_CONTEXT_D3D11_DEVICE_KHR
+                              : kind == CLVF_DXVA2  ? CL_CONTEXT_ADAPTER_DXVA_KHR
+                              : kind == CLVF_D3D9EX ? CL_CONTEXT_ADAPTER_D3D9EX_KHR
+                                                    : 0;
+  if (key == 0) throw Error(CLVF_ERROR_INVALID_ARGUMENT, "clvf_device_open_d3d: kind must be CLVF_D3D11, CLVF_DXVA2 or CLVF_D3D9EX");
+  if (d3d == nullptr) throw Error(CLVF_ERROR_INVALID_ARGUMENT, "clvf_device_open_d3d: the Direct3D object must not be NULL");
+  cl::Device device = find_device(spec_text);
+  const cl_platform_id platform = device.getInfo<CL_DEVICE_PLATFORM>();
+  const cl_context_properties props[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform), key,
+                                         reinterpret_cast<cl_context_properties>(d3d), 0};
+  cl_device_id id = device();
+  cl_int err = CL_SUCCESS;
+  cl_context raw = clvfCreateContext(props, 1, &id, nullptr, nullptr, &err);
+  if (raw == nullptr) throw cl::Error(err, "clvfCreateContext (with the Direct3D device)");
+  cl::Context context(raw, false);
+  cl::CommandQueue queue(context, device, profiling_requested() ? CL_QUEUE_PROFILING_ENABLE : 0);
+  auto out = std::shared_ptr<Device>(new Device(context, device, queue));
+  out->d3d_kind_ = kind;
+  return out;
+#else
+  (void)spec_text, (void)kind, (void)d3d;
+  throw Error(CLVF_ERROR_UNSUPPORTED, "clvf_device_open_d3d: Direct3D frames need Windows");
+#endif
 }
 
 std::shared_ptr<Device> Device::wrap(cl_context context, cl_device_id device, cl_command_queue queue) {

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "clvf/clvf.h"
 #include "runtime/cl.hpp"
 #include "runtime/device_spec.hpp"
 #include "runtime/program_cache.hpp"
@@ -19,6 +20,8 @@ class Device {
   // Throws Error(NO_DEVICE) listing the devices found when the spec matches none.
   static std::shared_ptr<Device> open(std::string_view spec);
   static std::shared_ptr<Device> wrap(cl_context context, cl_device_id device, cl_command_queue queue);
+  // Windows: the device of `spec` in a context shared with a Direct3D object (clvf_device_open_d3d).
+  static std::shared_ptr<Device> open_d3d(std::string_view spec, clvf_d3d_kind kind, void* d3d);
 
   const cl::Context& context() const { return context_; }
   const cl::Device& device() const { return device_; }
@@ -35,6 +38,8 @@ class Device {
   // The queue records kernel times (CLVF_PROFILE=1 when the queue is clvf's own, or a caller's
   // queue made with CL_QUEUE_PROFILING_ENABLE).
   bool profiling() const { return profiling_; }
+  // What the context shares with Direct3D (0: nothing).
+  int d3d_kind() const { return d3d_kind_; }
 
   // The program for source + options, built once per device and kept (memory, then disk cache).
   cl::Program program(const std::string& source, const std::string& options);
@@ -49,6 +54,7 @@ class Device {
   std::vector<cl::ImageFormat> image_formats_;
   bool zero_copy_host_ = false;
   bool profiling_ = false;
+  int d3d_kind_ = 0;
   ProgramCache cache_;
   std::mutex programs_mutex_;
   std::map<std::pair<std::string, std::string>, cl::Program> programs_;

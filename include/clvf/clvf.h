@@ -70,6 +70,15 @@ CLVF_API clvf_status clvf_device_open(const char *spec, clvf_device **out);
  * objects are retained, not taken over. */
 CLVF_API clvf_status clvf_device_wrap(cl_context context, cl_device_id device,
                                       cl_command_queue queue, clvf_device **out);
+/* Windows: opens a device by spec (as clvf_device_open) in a context shared with a Direct3D
+ * device, for frames of storage CLVF_STORAGE_D3D11 (kind CLVF_D3D11: an ID3D11Device) or
+ * CLVF_STORAGE_DXVA2 (CLVF_DXVA2: an IDirect3DDeviceManager9, as FFmpeg's dxva2 device holds;
+ * CLVF_D3D9EX: an IDirect3DDevice9Ex). The context holds a reference on the Direct3D object. Where
+ * the platform lacks the sharing extensions, clvf provides them (copies at acquire and release;
+ * see include/clvf/cl_interop.h). Elsewhere: CLVF_ERROR_UNSUPPORTED. */
+typedef enum clvf_d3d_kind { CLVF_D3D11 = 1, CLVF_DXVA2 = 2, CLVF_D3D9EX = 3 } clvf_d3d_kind;
+CLVF_API clvf_status clvf_device_open_d3d(const char *spec, clvf_d3d_kind kind, void *d3d,
+                                          clvf_device **out);
 CLVF_API void clvf_device_release(clvf_device *device);
 /* "platform / device" for logs; valid while the device lives. */
 CLVF_API const char *clvf_device_name(const clvf_device *device);
@@ -98,9 +107,15 @@ CLVF_API clvf_status clvf_pixel_format_from_name(const char *name, clvf_pixel_fo
 typedef enum clvf_storage {
   CLVF_STORAGE_HOST = 1,      /* planes[i].data + pitch in system memory */
   CLVF_STORAGE_CL_BUFFER = 2, /* planes[i].mem is a cl_mem buffer, + offset + pitch (bytes) */
-  CLVF_STORAGE_CL_IMAGE = 3   /* planes[i].mem is an image2d: CL_R (CL_RG for NV12's and P010's
+  CLVF_STORAGE_CL_IMAGE = 3,  /* planes[i].mem is an image2d: CL_R (CL_RG for NV12's and P010's
                                  UV) of CL_UNORM_INT8 (P010: CL_UNORM_INT16); RGBA and BGRA as
                                  CL_RGBA / CL_BGRA of CL_UNORM_INT8 */
+  /* Windows, on a device from clvf_device_open_d3d: Direct3D frames used through the sharing
+   * extensions (include/clvf/cl_interop.h), each surface imported once and kept. */
+  CLVF_STORAGE_D3D11 = 4,     /* d3d_resource: ID3D11Texture2D (NV12, P010; R8G8B8A8 / B8G8R8A8
+                                 for RGBA / BGRA), d3d_subresource: its array slice */
+  CLVF_STORAGE_DXVA2 = 5      /* d3d_resource: IDirect3DSurface9 in D3DPOOL_DEFAULT (NV12; YV12
+                                 for YUV420P; A8B8G8R8 / A8R8G8B8 for RGBA / BGRA) */
 } clvf_storage;
 
 /* Chroma sample position of 4:2:0 (H.273 / AVChromaLocation numbering). */
@@ -120,6 +135,8 @@ typedef struct clvf_plane {
 typedef struct clvf_frame {
   clvf_storage storage;
   clvf_plane planes[4];
+  void *d3d_resource;        /* CLVF_STORAGE_D3D11 / DXVA2 */
+  unsigned d3d_subresource;  /* CLVF_STORAGE_D3D11: the texture's array slice */
 } clvf_frame;
 
 /* ---- scale ---- */

@@ -255,6 +255,52 @@ ComPtr<IDirect3DSurface9> make_surface(IDirect3DDevice9Ex* device, UINT width, U
   return surface;
 }
 
+namespace {
+
+// Where plane `plane` of a locked NV12/YV12/single-plane surface lies, by the formats' own
+// definitions (YV12: Y, then V, then U, chroma rows at half the pitch). The test's own reading.
+struct PlaneView {
+  size_t offset, pitch, row_bytes, rows;
+};
+
+PlaneView plane_view(D3DFORMAT format, size_t pitch, UINT width, UINT height, unsigned plane, size_t pixel_bytes) {
+  if (format == kNV12)
+    return plane == 0 ? PlaneView{0, pitch, width, height} : PlaneView{pitch * height, pitch, width, height / 2};
+  if (format == kYV12) {
+    const size_t v = pitch * height, u = v + (pitch / 2) * (height / 2);
+    if (plane == 0) return {0, pitch, width, height};
+    return {plane == 1 ? u : v, pitch / 2, width / 2, height / 2};
+  }
+  return {0, pitch, width * pixel_bytes, height};
+}
+
+}  // namespace
+
+Bytes read_plane(IDirect3DSurface9* surface, unsigned plane, size_t pixel_bytes) {
+  D3DSURFACE_DESC desc;
+  surface->GetDesc(&desc);
+  D3DLOCKED_RECT r;
+  if (FAILED(surface->LockRect(&r, nullptr, D3DLOCK_READONLY))) return {};
+  PlaneView v = plane_view(desc.Format, r.Pitch, desc.Width, desc.Height, plane, pixel_bytes);
+  Bytes out(v.row_bytes * v.rows);
+  for (size_t y = 0; y < v.rows; ++y)
+    std::memcpy(&out[y * v.row_bytes], static_cast<uint8_t*>(r.pBits) + v.offset + y * v.pitch, v.row_bytes);
+  surface->UnlockRect();
+  return out;
+}
+
+void write_plane(IDirect3DSurface9* surface, unsigned plane, const Bytes& data, size_t pixel_bytes) {
+  D3DSURFACE_DESC desc;
+  surface->GetDesc(&desc);
+  D3DLOCKED_RECT r;
+  ASSERT_TRUE(SUCCEEDED(surface->LockRect(&r, nullptr, 0)));
+  PlaneView v = plane_view(desc.Format, r.Pitch, desc.Width, desc.Height, plane, pixel_bytes);
+  ASSERT_EQ(data.size(), v.row_bytes * v.rows);
+  for (size_t y = 0; y < v.rows; ++y)
+    std::memcpy(static_cast<uint8_t*>(r.pBits) + v.offset + y * v.pitch, &data[y * v.row_bytes], v.row_bytes);
+  surface->UnlockRect();
+}
+
 Bytes read_cl_buffer(cl_command_queue queue, cl_mem buffer, size_t size) {
   Bytes out(size, 0xEE);
   EXPECT_EQ(clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0, size, out.data(), 0, nullptr, nullptr), CL_SUCCESS);

@@ -88,6 +88,11 @@ void write_subresource(ID3D11Device* device, ID3D11Texture2D* texture, UINT subr
 ComPtr<IDirect3DSurface9> make_surface(IDirect3DDevice9Ex* device, UINT width, UINT height, D3DFORMAT format,
                                        D3DPOOL pool = D3DPOOL_DEFAULT);
 
+// One plane of a D3D9 surface through LockRect, by the formats' own definitions (YV12: Y, then
+// V, then U, chroma rows at half the pitch; plane 1 is U). pixel_bytes: single-plane formats.
+Bytes read_plane(IDirect3DSurface9* surface, unsigned plane, size_t pixel_bytes = 1);
+void write_plane(IDirect3DSurface9* surface, unsigned plane, const Bytes& data, size_t pixel_bytes = 1);
+
 // OpenCL side.
 Bytes read_cl_buffer(cl_command_queue queue, cl_mem buffer, size_t size);
 void write_cl_buffer(cl_command_queue queue, cl_mem buffer, const Bytes& data);

@@ -7,6 +7,9 @@
 
 #include "d3d_env.hpp"
 
+// GCC cannot see that this operator new and these deletes are one replaced pair.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
 namespace {
 std::atomic<long> fail_countdown{-1};  // the allocation that fails: 0 = the next one; -1 = none
 }

@@ -1,0 +1,171 @@
+#include "interop/d3d_frames.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "clvf/cl_interop.h"
+#include "runtime/error.hpp"
+
+namespace clvf {
+
+namespace {
+
+constexpr size_t kMaxImported = 64;  // surfaces kept imported (a decoder's pool is smaller)
+
+const char* storage_name(clvf_storage s) { return s == CLVF_STORAGE_D3D11 ? "D3D11" : "DXVA2"; }
+
+// The shared planes of a frame: for D3D11 the subresources of `slice`, for DXVA2 the surface's
+// planes (a YV12 surface's plane 1 is U: YUV420P's order). Empty when the format has no mapping.
+[[maybe_unused]] std::vector<cl_uint> plane_parts(clvf_storage storage, clvf_pixel_format format, unsigned slice) {
+  const bool planar = format == CLVF_PIX_NV12 || format == CLVF_PIX_P010;
+  const bool packed = format == CLVF_PIX_RGBA || format == CLVF_PIX_BGRA;
+  if (storage == CLVF_STORAGE_D3D11) {
+    if (planar) return {2 * slice, 2 * slice + 1};
+    if (packed) return {slice};
+    return {};
+  }
+  if (format == CLVF_PIX_NV12) return {0, 1};
+  if (format == CLVF_PIX_YUV420P) return {0, 1, 2};
+  if (packed) return {0};
+  return {};
+}
+
+}  // namespace
+
+void D3DSides::open(const std::shared_ptr<Device>& device, clvf_storage& src_storage, clvf_pixel_format src_format,
+                    clvf_storage& dst_storage, clvf_pixel_format dst_format) {
+  if (D3DFrames::is_d3d(src_storage)) {
+    src = std::make_unique<D3DFrames>(device, src_storage, src_format, "source", false);
+    src_storage = CLVF_STORAGE_CL_IMAGE;
+  }
+  if (D3DFrames::is_d3d(dst_storage)) {
+    dst = std::make_unique<D3DFrames>(device, dst_storage, dst_format, "destination", true);
+    dst_storage = CLVF_STORAGE_CL_IMAGE;
+  }
+}
+
+void D3DSides::release_quietly() {
+  for (D3DFrames* f : {src.get(), dst.get()}) try {
+      if (f) f->release();
+    } catch (...) {
+    }
+}
+
+#if defined(_WIN32)
+
+D3DFrames::D3DFrames(std::shared_ptr<Device> device, clvf_storage storage, clvf_pixel_format format,
+                     const char* which, bool output)
+    : device_(std::move(device)), storage_(storage), format_(format), which_(which), output_(output) {
+  const bool d3d11 = storage == CLVF_STORAGE_D3D11;
+  const int kind = device_->d3d_kind();
+  if (kind == 0 || d3d11 != (kind == CLVF_D3D11))
+    throw Error(CLVF_ERROR_INVALID_ARGUMENT,
+                fmt::format("{} frames of storage {} need a device opened with clvf_device_open_d3d({})", which,
+                            storage_name(storage), d3d11 ? "CLVF_D3D11" : "CLVF_DXVA2 or CLVF_D3D9EX"));
+  if (plane_parts(storage, format, 0).empty())
+    throw Error(CLVF_ERROR_UNSUPPORTED,
+                fmt::format("{} frames: {} storage takes {}", which, storage_name(storage),
+                            d3d11 ? "nv12, p010, rgba and bgra" : "nv12, yuv420p (YV12 surfaces), rgba and bgra"));
+  const cl_platform_id platform = device_->device().getInfo<CL_DEVICE_PLATFORM>();
+  auto function = [&](const char* name) {
+    void* f = clvfGetExtensionFunctionAddressForPlatform(platform, name);
+    if (!f) throw Error(CLVF_ERROR_UNSUPPORTED, fmt::format("{}: the platform offers no {}", which, name));
+    return f;
+  };
+  create_ = function(d3d11 ? "clCreateFromD3D11Texture2DKHR" : "clCreateFromDX9MediaSurfaceKHR");
+  acquire_ = function(d3d11 ? "clEnqueueAcquireD3D11ObjectsKHR" : "clEnqueueAcquireDX9MediaSurfacesKHR");
+  release_ = function(d3d11 ? "clEnqueueReleaseD3D11ObjectsKHR" : "clEnqueueReleaseDX9MediaSurfacesKHR");
+}
+
+D3DFrames::~D3DFrames() {
+  try {
+    release();
+  } catch (...) {
+  }
+  for (auto& [key, planes] : imported_)
+    for (cl_mem m : planes) clReleaseMemObject(m);
+}
+
+std::vector<cl_mem>& D3DFrames::import(const clvf_frame& frame) {
+  const std::pair<void*, unsigned> key{frame.d3d_resource, storage_ == CLVF_STORAGE_D3D11 ? frame.d3d_subresource : 0};
+  if (auto it = imported_.find(key); it != imported_.end()) return it->second;
+  if (imported_.size() >= kMaxImported) {
+    for (cl_mem m : imported_[order_.front()]) clReleaseMemObject(m);
+    imported_.erase(order_.front());
+    order_.erase(order_.begin());
+  }
+  std::vector<cl_mem> planes;
+  const cl_context context = device_->context()();
+  for (cl_uint part : plane_parts(storage_, format_, key.second)) {
+    cl_int err = CL_SUCCESS;
+    cl_mem mem = nullptr;
+    if (storage_ == CLVF_STORAGE_D3D11) {
+      // One object per subresource may exist: read-write whichever way the frame goes.
+      mem = reinterpret_cast<clCreateFromD3D11Texture2DKHR_fn>(create_)(
+          context, CL_MEM_READ_WRITE, static_cast<ID3D11Texture2D*>(frame.d3d_resource), part, &err);
+    } else {
+      cl_dx9_surface_info_khr info = {static_cast<IDirect3DSurface9*>(frame.d3d_resource), nullptr};
+      const cl_dx9_media_adapter_type_khr adapter =
+          device_->d3d_kind() == CLVF_DXVA2 ? CL_ADAPTER_DXVA_KHR : CL_ADAPTER_D3D9EX_KHR;
+      mem = reinterpret_cast<clCreateFromDX9MediaSurfaceKHR_fn>(create_)(
+          context, output_ ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY, adapter, &info, part, &err);
+    }
+    if (mem == nullptr) {
+      for (cl_mem m : planes) clReleaseMemObject(m);
+      throw Error(err == CL_OUT_OF_HOST_MEMORY ? CLVF_ERROR_OUT_OF_MEMORY : CLVF_ERROR_INVALID_ARGUMENT,
+                  fmt::format("{} {} frame, plane {}: {}", which_, storage_name(storage_), planes.size(),
+                              cl_error_message(storage_ == CLVF_STORAGE_D3D11 ? "clCreateFromD3D11Texture2DKHR"
+                                                                              : "clCreateFromDX9MediaSurfaceKHR",
+                                               err)));
+    }
+    planes.push_back(mem);
+  }
+  order_.push_back(key);
+  return imported_[key] = std::move(planes);
+}
+
+clvf_frame D3DFrames::acquire(const clvf_frame& frame) {
+  if (frame.storage != storage_ || frame.d3d_resource == nullptr)
+    throw Error(CLVF_ERROR_INVALID_ARGUMENT,
+                fmt::format("{} frame: storage {} with a d3d_resource expected", which_, storage_name(storage_)));
+  release();
+  std::vector<cl_mem>& planes = import(frame);
+  const cl_command_queue queue = device_->queue()();
+  const cl_int err = reinterpret_cast<clEnqueueAcquireD3D11ObjectsKHR_fn>(acquire_)(
+      queue, cl_uint(planes.size()), planes.data(), 0, nullptr, nullptr);
+  if (err != CL_SUCCESS)
+    throw cl::Error(err, storage_ == CLVF_STORAGE_D3D11 ? "clEnqueueAcquireD3D11ObjectsKHR"
+                                                        : "clEnqueueAcquireDX9MediaSurfacesKHR");
+  acquired_ = planes;
+  clvf_frame out{};
+  out.storage = CLVF_STORAGE_CL_IMAGE;
+  for (size_t i = 0; i < planes.size(); ++i) out.planes[i].mem = planes[i];
+  return out;
+}
+
+void D3DFrames::release() {
+  if (acquired_.empty()) return;
+  std::vector<cl_mem> planes = std::move(acquired_);
+  acquired_.clear();
+  const cl_int err = reinterpret_cast<clEnqueueReleaseD3D11ObjectsKHR_fn>(release_)(
+      device_->queue()(), cl_uint(planes.size()), planes.data(), 0, nullptr, nullptr);
+  if (err != CL_SUCCESS)
+    throw cl::Error(err, storage_ == CLVF_STORAGE_D3D11 ? "clEnqueueReleaseD3D11ObjectsKHR"
+                                                        : "clEnqueueReleaseDX9MediaSurfacesKHR");
+}
+
+#else
+
+D3DFrames::D3DFrames(std::shared_ptr<Device>, clvf_storage storage, clvf_pixel_format, const char* which, bool)
+    : storage_(storage), which_(which) {
+  throw Error(CLVF_ERROR_UNSUPPORTED,
+              fmt::format("{} frames of storage {} need Windows (Direct3D)", which, storage_name(storage)));
+}
+D3DFrames::~D3DFrames() = default;
+clvf_frame D3DFrames::acquire(const clvf_frame& frame) { return frame; }
+void D3DFrames::release() {}
+
+#endif
+
+}  // namespace clvf

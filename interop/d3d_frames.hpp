@@ -1,0 +1,79 @@
+// Frames of an operation whose storage is CLVF_STORAGE_D3D11 or CLVF_STORAGE_DXVA2. Their planes
+// become images through the sharing functions (include/clvf/cl_interop.h: the platform's own, or
+// clvf's emulation): imported the first time a surface is seen and kept (a decoder's pool reuses
+// its surfaces), acquired for each frame, released after it. The operation sees CL_IMAGE storage.
+#pragma once
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "clvf/clvf.h"
+#include "runtime/device.hpp"
+
+namespace clvf {
+
+class D3DFrames {
+ public:
+  static bool is_d3d(clvf_storage storage) {
+    return storage == CLVF_STORAGE_D3D11 || storage == CLVF_STORAGE_DXVA2;
+  }
+  // `which` names the frames in messages; outputs are written by the operation (copied back to
+  // Direct3D at release), inputs only read.
+  D3DFrames(std::shared_ptr<Device> device, clvf_storage storage, clvf_pixel_format format, const char* which,
+            bool output);
+  ~D3DFrames();
+  D3DFrames(const D3DFrames&) = delete;
+  D3DFrames& operator=(const D3DFrames&) = delete;
+
+  // The image frame for `frame`, its planes acquired on the device's queue.
+  clvf_frame acquire(const clvf_frame& frame);
+  // Releases what acquire took, after the work already on the device's queue.
+  void release();
+
+ private:
+  std::vector<cl_mem>& import(const clvf_frame& frame);
+
+  std::shared_ptr<Device> device_;
+  clvf_storage storage_;
+  clvf_pixel_format format_;
+  const char* which_;
+  bool output_;
+  std::map<std::pair<void*, unsigned>, std::vector<cl_mem>> imported_;  // by (resource, slice)
+  std::vector<std::pair<void*, unsigned>> order_;                       // oldest import first
+  std::vector<cl_mem> acquired_;
+  void* create_ = nullptr;
+  void* acquire_ = nullptr;
+  void* release_ = nullptr;
+};
+
+// The sides of an operation whose source or destination is a Direct3D frame (the C API's).
+struct D3DSides {
+  std::unique_ptr<D3DFrames> src, dst;
+
+  // Opens the sides whose storage is Direct3D and rewrites their storage to CL_IMAGE, which is
+  // what the operation is then created for.
+  void open(const std::shared_ptr<Device>& device, clvf_storage& src_storage, clvf_pixel_format src_format,
+            clvf_storage& dst_storage, clvf_pixel_format dst_format);
+  // body(src, dst) with the Direct3D frames acquired as images (either may be null); both are
+  // released after it, behind the work it enqueued.
+  template <typename Body>
+  void run(const clvf_frame* s, const clvf_frame* d, Body&& body) {
+    clvf_frame si{}, di{};
+    try {
+      if (s && src) s = &(si = src->acquire(*s));
+      if (d && dst) d = &(di = dst->acquire(*d));
+      body(s, d);
+    } catch (...) {
+      release_quietly();
+      throw;
+    }
+    if (src) src->release();
+    if (dst) dst->release();
+  }
+
+ private:
+  void release_quietly();
+};
+
+}  // namespace clvf

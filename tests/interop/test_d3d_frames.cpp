@@ -1,0 +1,176 @@
+// Operations on Direct3D frames through the C API (CLVF_STORAGE_DXVA2 / D3D11 on a device from
+// clvf_device_open_d3d): each result must equal, byte for byte, the same operation on OpenCL
+// images holding the same planes (the same kernels run on both).
+#include "d3d_env.hpp"
+
+namespace clvf::test {
+namespace {
+
+struct Planes {
+  Bytes y, u, v;
+};
+
+Planes random_planes(UINT w, UINT h, uint32_t seed) {
+  return {random_bytes(w * h, seed), random_bytes(w * h / 4, seed + 1), random_bytes(w * h / 4, seed + 2)};
+}
+
+void write_yv12(IDirect3DSurface9* s, const Planes& p) {
+  write_plane(s, 0, p.y);
+  write_plane(s, 1, p.u);
+  write_plane(s, 2, p.v);
+}
+
+Planes read_yv12(IDirect3DSurface9* s) { return {read_plane(s, 0), read_plane(s, 1), read_plane(s, 2)}; }
+
+bool operator==(const Planes& a, const Planes& b) { return a.y == b.y && a.u == b.u && a.v == b.v; }
+
+// The reference: the operation on plain CL_R images of the planes, on a device of the same platform.
+class ImageFrame {
+ public:
+  ImageFrame(cl_context context, cl_command_queue queue, UINT w, UINT h, const Planes* data)
+      : queue_(queue), w_(w), h_(h) {
+    const cl_image_format format = {CL_R, CL_UNORM_INT8};
+    for (int i = 0; i < 3; ++i) {
+      cl_image_desc desc = {};
+      desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+      desc.image_width = i ? w / 2 : w;
+      desc.image_height = i ? h / 2 : h;
+      mems_[i] = clCreateImage(context, CL_MEM_READ_WRITE, &format, &desc, nullptr, nullptr);
+      if (data) write_cl_image(queue, mems_[i], desc.image_width, desc.image_height, 1, i == 0 ? data->y : i == 1 ? data->u : data->v);
+      frame.planes[i].mem = mems_[i];
+    }
+    frame.storage = CLVF_STORAGE_CL_IMAGE;
+  }
+  ~ImageFrame() {
+    for (cl_mem m : mems_) clReleaseMemObject(m);
+  }
+  Planes read() const {
+    return {read_cl_image(queue_, mems_[0], w_, h_, 1), read_cl_image(queue_, mems_[1], w_ / 2, h_ / 2, 1),
+            read_cl_image(queue_, mems_[2], w_ / 2, h_ / 2, 1)};
+  }
+  clvf_frame frame{};
+
+ private:
+  cl_command_queue queue_;
+  UINT w_, h_;
+  cl_mem mems_[3] = {};
+};
+
+clvf_frame dxva2_frame(IDirect3DSurface9* s) {
+  clvf_frame f{};
+  f.storage = CLVF_STORAGE_DXVA2;
+  f.d3d_resource = s;
+  return f;
+}
+
+class D3DFrames : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    d9 = make_d3d9ex_device();
+    ASSERT_TRUE(d9);
+    ASSERT_EQ(clvf_device_open_d3d(kSpec, CLVF_D3D9EX, d9.Get(), &shared), CLVF_OK) << clvf_last_error();
+    ASSERT_EQ(clvf_device_open(kSpec, &plain), CLVF_OK) << clvf_last_error();
+    clvf_device_handles(plain, &context, nullptr, &queue);
+  }
+  void TearDown() override {
+    clvf_device_release(shared);
+    clvf_device_release(plain);
+  }
+  const char* kSpec = std::getenv("CLVF_TEST_PLATFORM") ? std::getenv("CLVF_TEST_PLATFORM") : "";
+  ComPtr<IDirect3DDevice9Ex> d9;
+  clvf_device *shared = nullptr, *plain = nullptr;
+  cl_context context = nullptr;
+  cl_command_queue queue = nullptr;
+};
+
+TEST_F(D3DFrames, ScaleDXVA2SurfacesEqualsImages) {
+  const UINT sw = 96, sh = 54, dw = 64, dh = 36;
+  clvf_scale_params p;
+  clvf_scale_params_default(&p);
+  p.format = CLVF_PIX_YUV420P;
+  p.src_width = sw, p.src_height = sh, p.dst_width = dw, p.dst_height = dh;
+  p.algorithm = CLVF_SCALE_BICUBIC;
+  p.src_storage = p.dst_storage = CLVF_STORAGE_CL_IMAGE;
+  clvf_scale* reference = nullptr;
+  ASSERT_EQ(clvf_scale_create(plain, &p, &reference), CLVF_OK) << clvf_last_error();
+  p.src_storage = p.dst_storage = CLVF_STORAGE_DXVA2;
+  clvf_scale* scale = nullptr;
+  ASSERT_EQ(clvf_scale_create(shared, &p, &scale), CLVF_OK) << clvf_last_error();
+
+  // A pool of two source surfaces, used in turn (imported once each, then kept).
+  ComPtr<IDirect3DSurface9> pool[2] = {make_surface(d9.Get(), sw, sh, kYV12), make_surface(d9.Get(), sw, sh, kYV12)};
+  auto out = make_surface(d9.Get(), dw, dh, kYV12);
+  const ULONG pool_refs = ref_count(pool[0].Get());
+  for (uint32_t frame = 0; frame < 4; ++frame) {
+    Planes in = random_planes(sw, sh, 10 * frame);
+    IDirect3DSurface9* src = pool[frame % 2].Get();
+    write_yv12(src, in);
+    clvf_frame s = dxva2_frame(src), d = dxva2_frame(out.Get());
+    ASSERT_EQ(clvf_scale_process(scale, &s, &d), CLVF_OK) << clvf_last_error();
+    ImageFrame ref_in(context, queue, sw, sh, &in), ref_out(context, queue, dw, dh, nullptr);
+    ASSERT_EQ(clvf_scale_process(reference, &ref_in.frame, &ref_out.frame), CLVF_OK) << clvf_last_error();
+    EXPECT_TRUE(read_yv12(out.Get()) == ref_out.read()) << "frame " << frame;
+  }
+  EXPECT_EQ(ref_count(pool[0].Get()), pool_refs + 3) << "imported once, used twice: its three planes stay imported";
+  clvf_scale_release(scale);
+  clvf_scale_release(reference);
+  EXPECT_TRUE(eventually([&] { return ref_count(pool[0].Get()) == pool_refs; })) << "released with the operation";
+}
+
+TEST_F(D3DFrames, ColorspaceDXVA2SurfacesEqualsImages) {
+  const UINT w = 64, h = 40;
+  clvf_colorspace_params p;
+  clvf_colorspace_params_default(&p);
+  p.src_format = p.dst_format = CLVF_PIX_YUV420P;
+  p.width = w, p.height = h;
+  p.src_matrix = CLVF_MATRIX_SMPTE170M;
+  p.dst_matrix = CLVF_MATRIX_BT709;
+  p.src_storage = p.dst_storage = CLVF_STORAGE_CL_IMAGE;
+  clvf_colorspace *reference = nullptr, *convert = nullptr;
+  ASSERT_EQ(clvf_colorspace_create(plain, &p, &reference), CLVF_OK) << clvf_last_error();
+  p.src_storage = p.dst_storage = CLVF_STORAGE_DXVA2;
+  ASSERT_EQ(clvf_colorspace_create(shared, &p, &convert), CLVF_OK) << clvf_last_error();
+  auto src = make_surface(d9.Get(), w, h, kYV12), dst = make_surface(d9.Get(), w, h, kYV12);
+  Planes in = random_planes(w, h, 77);
+  write_yv12(src.Get(), in);
+  clvf_frame s = dxva2_frame(src.Get()), d = dxva2_frame(dst.Get());
+  ASSERT_EQ(clvf_colorspace_process(convert, &s, &d), CLVF_OK) << clvf_last_error();
+  ImageFrame ref_in(context, queue, w, h, &in), ref_out(context, queue, w, h, nullptr);
+  ASSERT_EQ(clvf_colorspace_process(reference, &ref_in.frame, &ref_out.frame), CLVF_OK) << clvf_last_error();
+  EXPECT_TRUE(read_yv12(dst.Get()) == ref_out.read());
+  EXPECT_FALSE(read_yv12(dst.Get()) == in) << "the conversion changed the picture";
+  clvf_colorspace_release(convert);
+  clvf_colorspace_release(reference);
+}
+
+TEST_F(D3DFrames, ErrorsNameWhatIsWrong) {
+  clvf_scale_params p;
+  clvf_scale_params_default(&p);
+  p.format = CLVF_PIX_YUV420P;
+  p.src_width = p.src_height = 32;
+  p.dst_width = p.dst_height = 16;
+  p.src_storage = p.dst_storage = CLVF_STORAGE_DXVA2;
+  clvf_scale* scale = nullptr;
+  EXPECT_EQ(clvf_scale_create(plain, &p, &scale), CLVF_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(clvf_last_error()).find("clvf_device_open_d3d"), std::string::npos) << clvf_last_error();
+  p.src_storage = p.dst_storage = CLVF_STORAGE_D3D11;
+  EXPECT_EQ(clvf_scale_create(shared, &p, &scale), CLVF_ERROR_INVALID_ARGUMENT) << "D3D11 frames on a DXVA2 device";
+  p.src_storage = p.dst_storage = CLVF_STORAGE_DXVA2;
+  p.format = CLVF_PIX_P010;
+  EXPECT_EQ(clvf_scale_create(shared, &p, &scale), CLVF_ERROR_UNSUPPORTED);
+  EXPECT_NE(std::string(clvf_last_error()).find("yuv420p (YV12 surfaces)"), std::string::npos) << clvf_last_error();
+  p.format = CLVF_PIX_YUV420P;
+  ASSERT_EQ(clvf_scale_create(shared, &p, &scale), CLVF_OK) << clvf_last_error();
+  auto out = make_surface(d9.Get(), 16, 16, kYV12);
+  clvf_frame s = dxva2_frame(nullptr), d = dxva2_frame(out.Get());
+  EXPECT_EQ(clvf_scale_process(scale, &s, &d), CLVF_ERROR_INVALID_ARGUMENT) << "no d3d_resource";
+  auto nv12 = make_surface(d9.Get(), 32, 32, kNV12);
+  s = dxva2_frame(nv12.Get());
+  EXPECT_NE(clvf_scale_process(scale, &s, &d), CLVF_OK) << "an NV12 surface given as YV12";
+  clvf_scale_release(scale);
+  clvf_device* none = nullptr;
+  EXPECT_EQ(clvf_device_open_d3d(kSpec, CLVF_D3D11, nullptr, &none), CLVF_ERROR_INVALID_ARGUMENT);
+}
+
+}  // namespace
+}  // namespace clvf::test

@@ -1,7 +1,8 @@
 // Per-frame cost of bringing a 1080p NV12 decode surface into OpenCL and back (Windows; run under
 // Wine by bench/interop_cost.sh), beside the copies a pipeline without interop makes
 // (hwdownload to system memory, hwupload to OpenCL, and the way back). Median of N frames, ms.
-//   import          clCreateFromDX9MediaSurfaceKHR for each plane + release, per frame (no cache)
+//   import          clCreateFromDX9MediaSurfaceKHR for each plane + clReleaseMemObject, per frame
+//                   (no cache; the Direct3D reference is dropped later, by the collector)
 //   acquire+release the planes of a surface imported once (what a pool cache gives)
 //   d3d11 textures  the same for an R8 luma and an R8G8 chroma texture (Wine's NV12 textures do
 //                   not copy faithfully, so two textures stand in for the two planes)
@@ -30,15 +31,21 @@ namespace {
 constexpr UINT kWidth = 1920, kHeight = 1080;
 const D3DFORMAT kNV12 = static_cast<D3DFORMAT>(MAKEFOURCC('N', 'V', '1', '2'));
 
-double median_ms(int frames, const std::function<void()>& body) {
+struct Cost {
+  double median, mean;
+};
+
+Cost cost_ms(int frames, const std::function<void()>& body) {
   std::vector<double> ms;
+  const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < frames; ++i) {
     auto t0 = std::chrono::steady_clock::now();
     body();
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
+  const double total = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+  return {ms[ms.size() / 2], total / frames};
 }
 
 void check(cl_int err, const char* what) {
@@ -113,20 +120,20 @@ int main(int argc, char** argv) {
     check(release(queue, planes, mems, 0, nullptr, nullptr), "release");
   };
 
-  const double import_ms = median_ms(frames, [&] {
+  const Cost import_ms = cost_ms(frames, [&] {
     cl_mem mems[2];
     import_planes(mems);
     for (cl_uint p = 0; p < planes; ++p) clReleaseMemObject(mems[p]);
   });
   cl_mem cached[2];
   import_planes(cached);
-  const double dx9_ms = median_ms(frames, [&] { round_trip(cached); });
+  const Cost dx9_ms = cost_ms(frames, [&] { round_trip(cached); });
   for (cl_uint p = 0; p < planes; ++p) clReleaseMemObject(cached[p]);
 
   // The same planes as D3D11 textures.
   ComPtr<ID3D11Device> d11;
   D3D11CreateDevice(nullptr, D3D_DRIVER_TYPE_HARDWARE, nullptr, 0, nullptr, 0, D3D11_SDK_VERSION, &d11, nullptr, nullptr);
-  double d3d11_ms = -1;
+  Cost d3d11_ms = {-1, -1};
   if (d11) {
     cl_context_properties p11[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform),
                                    CL_CONTEXT_D3D11_DEVICE_KHR, reinterpret_cast<cl_context_properties>(d11.Get()), 0};
@@ -150,7 +157,7 @@ int main(int argc, char** argv) {
       mems[p] = create2d(c11, CL_MEM_READ_WRITE, textures[p].Get(), 0, &err);
       check(err, "clCreateFromD3D11Texture2DKHR");
     }
-    d3d11_ms = median_ms(frames, [&] {
+    d3d11_ms = cost_ms(frames, [&] {
       check(acq11(q11, planes, mems, 0, nullptr, nullptr), "acquire (D3D11)");
       check(rel11(q11, planes, mems, 0, nullptr, nullptr), "release (D3D11)");
     });
@@ -174,7 +181,7 @@ int main(int argc, char** argv) {
     }
     surface->UnlockRect();
   };
-  const double copies_ms = median_ms(frames, [&] {
+  const Cost copies_ms = cost_ms(frames, [&] {
     surface_copy(true);
     for (cl_uint p = 0; p < planes; ++p)
       check(clEnqueueWriteBuffer(queue, buffers[p], CL_TRUE, 0, p ? chroma : luma, &frame[p ? luma : 0], 0, nullptr,
@@ -189,13 +196,13 @@ int main(int argc, char** argv) {
   clReleaseMemObject(buffers[0]);
   clReleaseMemObject(buffers[1]);
 
-  std::printf("interop_cost: %s, 1080p NV12 surface, %s, median of %d frames (ms per frame)\n", name.c_str(), which,
-              frames);
-  std::printf("| path | ms per frame |\n| --- | --- |\n");
-  std::printf("| DX9 surface: import per frame (create + release) | %.3f |\n", import_ms);
-  std::printf("| DX9 surface imported once: acquire + release | %.3f |\n", dx9_ms);
-  if (d3d11_ms >= 0) std::printf("| D3D11 textures imported once: acquire + release | %.3f |\n", d3d11_ms);
-  std::printf("| no interop: hwdownload + hwupload, and back | %.3f |\n", copies_ms);
+  std::printf("interop_cost: %s, 1080p NV12 surface, %s, %d frames (ms per frame)\n", name.c_str(), which, frames);
+  std::printf("| path | median | mean |\n| --- | --- | --- |\n");
+  auto row = [](const char* what, Cost c) { std::printf("| %s | %.3f | %.3f |\n", what, c.median, c.mean); };
+  row("DX9 surface: import per frame (create + release call)", import_ms);
+  row("DX9 surface imported once: acquire + release", dx9_ms);
+  if (d3d11_ms.median >= 0) row("D3D11 textures imported once: acquire + release", d3d11_ms);
+  row("no interop: hwdownload + hwupload, and back", copies_ms);
   clReleaseCommandQueue(queue);
   clReleaseContext(context);
   return 0;

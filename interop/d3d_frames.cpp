@@ -7,6 +7,13 @@
 #include "clvf/cl_interop.h"
 #include "runtime/error.hpp"
 
+#if defined(_WIN32)
+#include "interop/dx9/d3d9_formats.hpp"
+
+using clvf::interop::d3d9_plane;
+using clvf::interop::SurfacePlane;
+#endif
+
 namespace clvf {
 
 namespace {
@@ -37,11 +44,11 @@ void D3DSides::open(const std::shared_ptr<Device>& device, clvf_storage& src_sto
                     clvf_storage& dst_storage, clvf_pixel_format dst_format) {
   if (D3DFrames::is_d3d(src_storage)) {
     src = std::make_unique<D3DFrames>(device, src_storage, src_format, "source", false);
-    src_storage = CLVF_STORAGE_CL_IMAGE;
+    src_storage = src->inner_storage();
   }
   if (D3DFrames::is_d3d(dst_storage)) {
     dst = std::make_unique<D3DFrames>(device, dst_storage, dst_format, "destination", true);
-    dst_storage = CLVF_STORAGE_CL_IMAGE;
+    dst_storage = dst->inner_storage();
   }
 }
 
@@ -53,6 +60,30 @@ void D3DSides::release_quietly() {
 }
 
 #if defined(_WIN32)
+
+namespace {
+
+// The image formats of a frame's planes, as the sharing extensions make them.
+std::vector<std::pair<cl_channel_order, cl_channel_type>> plane_image_formats(clvf_pixel_format format) {
+  switch (format) {
+    case CLVF_PIX_NV12: return {{CL_R, CL_UNORM_INT8}, {CL_RG, CL_UNORM_INT8}};
+    case CLVF_PIX_P010: return {{CL_R, CL_UNORM_INT16}, {CL_RG, CL_UNORM_INT16}};
+    case CLVF_PIX_RGBA: return {{CL_RGBA, CL_UNORM_INT8}};
+    case CLVF_PIX_BGRA: return {{CL_BGRA, CL_UNORM_INT8}};
+    default: return {{CL_R, CL_UNORM_INT8}, {CL_R, CL_UNORM_INT8}, {CL_R, CL_UNORM_INT8}};
+  }
+}
+
+D3DFORMAT d3d9_format(clvf_pixel_format format) {
+  switch (format) {
+    case CLVF_PIX_NV12: return static_cast<D3DFORMAT>(MAKEFOURCC('N', 'V', '1', '2'));
+    case CLVF_PIX_YUV420P: return static_cast<D3DFORMAT>(MAKEFOURCC('Y', 'V', '1', '2'));
+    case CLVF_PIX_RGBA: return D3DFMT_A8B8G8R8;
+    default: return D3DFMT_A8R8G8B8;
+  }
+}
+
+}  // namespace
 
 D3DFrames::D3DFrames(std::shared_ptr<Device> device, clvf_storage storage, clvf_pixel_format format,
                      const char* which, bool output)
@@ -67,6 +98,13 @@ D3DFrames::D3DFrames(std::shared_ptr<Device> device, clvf_storage storage, clvf_
     throw Error(CLVF_ERROR_UNSUPPORTED,
                 fmt::format("{} frames: {} storage takes {}", which, storage_name(storage),
                             d3d11 ? "nv12, p010, rgba and bgra" : "nv12, yuv420p (YV12 surfaces), rgba and bgra"));
+  for (auto [order, type] : plane_image_formats(format))
+    if (!device_->supports_image_format(order, type)) buffers_ = true;
+  if (buffers_ && d3d11)
+    throw Error(CLVF_ERROR_UNSUPPORTED, fmt::format("{} frames: {} has no image format for every plane of these "
+                                                    "D3D11 frames (NV12 needs CL_RG)",
+                                                    which, device_->name()));
+  if (buffers_) return;  // no sharing functions: LockRect and copies
   const cl_platform_id platform = device_->device().getInfo<CL_DEVICE_PLATFORM>();
   auto function = [&](const char* name) {
     void* f = clvfGetExtensionFunctionAddressForPlatform(platform, name);
@@ -130,6 +168,7 @@ clvf_frame D3DFrames::acquire(const clvf_frame& frame) {
     throw Error(CLVF_ERROR_INVALID_ARGUMENT,
                 fmt::format("{} frame: storage {} with a d3d_resource expected", which_, storage_name(storage_)));
   release();
+  if (buffers_) return copy_in(frame);
   std::vector<cl_mem>& planes = import(frame);
   const cl_command_queue queue = device_->queue()();
   const cl_int err = reinterpret_cast<clEnqueueAcquireD3D11ObjectsKHR_fn>(acquire_)(
@@ -145,6 +184,7 @@ clvf_frame D3DFrames::acquire(const clvf_frame& frame) {
 }
 
 void D3DFrames::release() {
+  if (buffers_) return copy_out();
   if (acquired_.empty()) return;
   std::vector<cl_mem> planes = std::move(acquired_);
   acquired_.clear();
@@ -153,6 +193,73 @@ void D3DFrames::release() {
   if (err != CL_SUCCESS)
     throw cl::Error(err, storage_ == CLVF_STORAGE_D3D11 ? "clEnqueueReleaseD3D11ObjectsKHR"
                                                         : "clEnqueueReleaseDX9MediaSurfacesKHR");
+}
+
+namespace {
+
+// Locks a D3D9 surface for the scope (Error naming the frame when it cannot).
+class Locked {
+ public:
+  Locked(IDirect3DSurface9* surface, bool read_only, const char* which) : surface_(surface) {
+    if (FAILED(surface->LockRect(&rect, nullptr, read_only ? D3DLOCK_READONLY : 0)))
+      throw Error(CLVF_ERROR_OPENCL, fmt::format("{} DXVA2 frame: LockRect failed", which));
+  }
+  ~Locked() { surface_->UnlockRect(); }
+  D3DLOCKED_RECT rect;
+
+ private:
+  IDirect3DSurface9* surface_;
+};
+
+}  // namespace
+
+// Buffers mode: each plane is copied between the locked surface and a buffer of packed rows.
+clvf_frame D3DFrames::copy_in(const clvf_frame& frame) {
+  auto* surface = static_cast<IDirect3DSurface9*>(frame.d3d_resource);
+  D3DSURFACE_DESC desc;
+  if (FAILED(surface->GetDesc(&desc)) || desc.Format != d3d9_format(format_))
+    throw Error(CLVF_ERROR_INVALID_ARGUMENT,
+                fmt::format("{} DXVA2 frame: the surface's format is not the operation's", which_));
+  const size_t count = plane_image_formats(format_).size();
+  Locked locked(surface, true, which_);
+  clvf_frame out{};
+  out.storage = CLVF_STORAGE_CL_BUFFER;
+  plane_bytes_.resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    SurfacePlane p;
+    d3d9_plane(desc.Format, desc.Width, desc.Height, size_t(locked.rect.Pitch), unsigned(i), &p);
+    const size_t element = format_ == CLVF_PIX_NV12 && i == 1 ? 2 : count == 1 ? 4 : 1;
+    const size_t row = p.width * element, bytes = row * p.height;
+    if (plane_buffers_.size() <= i) plane_buffers_.emplace_back();
+    if (plane_bytes_[i] != row || plane_buffers_[i].getInfo<CL_MEM_SIZE>() != bytes)
+      plane_buffers_[i] = cl::Buffer(device_->context(), CL_MEM_READ_WRITE, bytes);
+    plane_bytes_[i] = row;
+    if (!output_) {
+      const cl::array<size_t, 3> origin = {0, 0, 0}, region = {row, p.height, 1};
+      device_->queue().enqueueWriteBufferRect(plane_buffers_[i], CL_TRUE, origin, origin, region, row, 0, p.pitch, 0,
+                                              static_cast<unsigned char*>(locked.rect.pBits) + p.offset);
+    }
+    out.planes[i].mem = plane_buffers_[i]();
+    out.planes[i].pitch = row;
+  }
+  if (output_) copied_ = surface;
+  return out;
+}
+
+void D3DFrames::copy_out() {
+  if (!copied_) return;
+  auto* surface = static_cast<IDirect3DSurface9*>(copied_);
+  copied_ = nullptr;
+  D3DSURFACE_DESC desc;
+  surface->GetDesc(&desc);
+  Locked locked(surface, false, which_);
+  for (size_t i = 0; i < plane_bytes_.size(); ++i) {
+    SurfacePlane p;
+    d3d9_plane(desc.Format, desc.Width, desc.Height, size_t(locked.rect.Pitch), unsigned(i), &p);
+    const cl::array<size_t, 3> origin = {0, 0, 0}, region = {plane_bytes_[i], p.height, 1};
+    device_->queue().enqueueReadBufferRect(plane_buffers_[i], CL_TRUE, origin, origin, region, plane_bytes_[i], 0,
+                                           p.pitch, 0, static_cast<unsigned char*>(locked.rect.pBits) + p.offset);
+  }
 }
 
 #else
@@ -165,6 +272,8 @@ D3DFrames::D3DFrames(std::shared_ptr<Device>, clvf_storage storage, clvf_pixel_f
 D3DFrames::~D3DFrames() = default;
 clvf_frame D3DFrames::acquire(const clvf_frame& frame) { return frame; }
 void D3DFrames::release() {}
+clvf_frame D3DFrames::copy_in(const clvf_frame& frame) { return frame; }
+void D3DFrames::copy_out() {}
 
 #endif
 

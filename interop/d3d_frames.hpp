@@ -2,6 +2,9 @@
 // become images through the sharing functions (include/clvf/cl_interop.h: the platform's own, or
 // clvf's emulation): imported the first time a surface is seen and kept (a decoder's pool reuses
 // its surfaces), acquired for each frame, released after it. The operation sees CL_IMAGE storage.
+// A device without the planes' image formats (Debian's PoCL has no CL_RG for NV12's chroma) gets
+// DXVA2 frames through buffers instead: LockRect and one copy each way per plane, into buffers
+// made once; the operation then sees CL_BUFFER storage.
 #pragma once
 #include <map>
 #include <memory>
@@ -26,13 +29,19 @@ class D3DFrames {
   D3DFrames(const D3DFrames&) = delete;
   D3DFrames& operator=(const D3DFrames&) = delete;
 
-  // The image frame for `frame`, its planes acquired on the device's queue.
+  // CL_IMAGE, or CL_BUFFER where the device lacks the image formats (see above).
+  clvf_storage inner_storage() const { return buffers_ ? CLVF_STORAGE_CL_BUFFER : CLVF_STORAGE_CL_IMAGE; }
+  // The frame of inner_storage() for `frame`: its planes acquired (or copied in) on the device's
+  // queue.
   clvf_frame acquire(const clvf_frame& frame);
-  // Releases what acquire took, after the work already on the device's queue.
+  // Releases what acquire took (buffers: copies outputs back), after the work already on the
+  // device's queue.
   void release();
 
  private:
   std::vector<cl_mem>& import(const clvf_frame& frame);
+  clvf_frame copy_in(const clvf_frame& frame);
+  void copy_out();
 
   std::shared_ptr<Device> device_;
   clvf_storage storage_;
@@ -42,6 +51,10 @@ class D3DFrames {
   std::map<std::pair<void*, unsigned>, std::vector<cl_mem>> imported_;  // by (resource, slice)
   std::vector<std::pair<void*, unsigned>> order_;                       // oldest import first
   std::vector<cl_mem> acquired_;
+  bool buffers_ = false;                 // DXVA2 through buffers
+  std::vector<cl::Buffer> plane_buffers_;  // buffers mode: one per plane, made at the first frame
+  std::vector<size_t> plane_bytes_;        // their bytes per row
+  void* copied_ = nullptr;                 // buffers mode: the output surface of the frame in flight
   void* create_ = nullptr;
   void* acquire_ = nullptr;
   void* release_ = nullptr;

@@ -117,6 +117,41 @@ TEST_F(D3DFrames, ScaleDXVA2SurfacesEqualsImages) {
   EXPECT_TRUE(eventually([&] { return ref_count(pool[0].Get()) == pool_refs; })) << "released with the operation";
 }
 
+TEST_F(D3DFrames, NV12SurfacesWithoutRGImagesGoThroughBuffers) {
+  if (device_has_rg()) GTEST_SKIP() << "this device has CL_RG images: NV12 surfaces are shared as images";
+  const UINT sw = 100, sh = 60, dw = 64, dh = 36;
+  clvf_scale_params p;
+  clvf_scale_params_default(&p);
+  p.format = CLVF_PIX_NV12;
+  p.src_width = sw, p.src_height = sh, p.dst_width = dw, p.dst_height = dh;
+  p.algorithm = CLVF_SCALE_SPLINE36;
+  clvf_scale* reference = nullptr;  // host frames: the same buffer kernels
+  ASSERT_EQ(clvf_scale_create(plain, &p, &reference), CLVF_OK) << clvf_last_error();
+  p.src_storage = p.dst_storage = CLVF_STORAGE_DXVA2;
+  clvf_scale* scale = nullptr;
+  ASSERT_EQ(clvf_scale_create(shared, &p, &scale), CLVF_OK) << clvf_last_error();
+  auto src = make_surface(d9.Get(), sw, sh, kNV12), dst = make_surface(d9.Get(), dw, dh, kNV12);
+  for (uint32_t frame = 0; frame < 3; ++frame) {
+    Bytes y = random_bytes(sw * sh, 300 + frame), uv = random_bytes(sw * sh / 2, 400 + frame);
+    write_plane(src.Get(), 0, y);
+    write_plane(src.Get(), 1, uv);
+    clvf_frame s = dxva2_frame(src.Get()), d = dxva2_frame(dst.Get());
+    ASSERT_EQ(clvf_scale_process(scale, &s, &d), CLVF_OK) << clvf_last_error();
+    Bytes ry(dw * dh, 0xEE), ruv(dw * dh / 2, 0xEE);
+    clvf_frame hs{}, hd{};
+    hs.storage = hd.storage = CLVF_STORAGE_HOST;
+    hs.planes[0] = {y.data(), nullptr, 0, sw};
+    hs.planes[1] = {uv.data(), nullptr, 0, sw};
+    hd.planes[0] = {ry.data(), nullptr, 0, dw};
+    hd.planes[1] = {ruv.data(), nullptr, 0, dw};
+    ASSERT_EQ(clvf_scale_process(reference, &hs, &hd), CLVF_OK) << clvf_last_error();
+    EXPECT_EQ(read_plane(dst.Get(), 0), ry) << "luma, frame " << frame;
+    EXPECT_EQ(read_plane(dst.Get(), 1), ruv) << "chroma, frame " << frame;
+  }
+  clvf_scale_release(scale);
+  clvf_scale_release(reference);
+}
+
 TEST_F(D3DFrames, ColorspaceDXVA2SurfacesEqualsImages) {
   const UINT w = 64, h = 40;
   clvf_colorspace_params p;

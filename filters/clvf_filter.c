@@ -1,6 +1,11 @@
+/* C COM call macros (IDirect3DDeviceManager9_LockDevice, ...) for the DXVA2 frames below. */
+#define COBJMACROS
 #include "libavutil/dict.h"
 #include "libavutil/hwcontext.h"
 #include "libavutil/hwcontext_opencl.h"
+#if CONFIG_DXVA2
+#include "libavutil/hwcontext_dxva2.h"
+#endif
 #include "libavutil/opt.h"
 #include "libavutil/avstring.h"
 #include "libavutil/pixdesc.h"
@@ -109,16 +114,55 @@ clvf_pixel_format ff_clvf_format(enum AVPixelFormat f)
     }
 }
 
+int ff_clvf_frames_kind(enum AVPixelFormat format)
+{
+    return format == AV_PIX_FMT_OPENCL ? CLVF_FRAMES_OPENCL
+           : format == AV_PIX_FMT_DXVA2_VLD ? CLVF_FRAMES_DXVA2 : CLVF_FRAMES_HOST;
+}
+
+clvf_storage ff_clvf_storage(int hw)
+{
+    return hw == CLVF_FRAMES_OPENCL ? CLVF_STORAGE_CL_IMAGE
+           : hw == CLVF_FRAMES_DXVA2 ? CLVF_STORAGE_DXVA2 : CLVF_STORAGE_HOST;
+}
+
+static const char *frames_name(int hw)
+{
+    return hw == CLVF_FRAMES_OPENCL ? "OpenCL" : hw == CLVF_FRAMES_DXVA2 ? "DXVA2" : "system-memory";
+}
+
+int ff_clvf_check_output_kind(AVFilterContext *ctx, int hw, AVFilterLink *outlink)
+{
+    int out = ff_clvf_frames_kind(outlink->format);
+
+    if (hw == out)
+        return 0;
+    av_log(ctx, AV_LOG_ERROR, "the input is %s frames but the output %s frames: put hwupload or hwdownload around "
+           "the filter\n", frames_name(hw), frames_name(out));
+    return AVERROR(EINVAL);
+}
+
+/* in_formats with the Direct3D frame formats this build accepts. */
+static AVFilterFormats *with_d3d_formats(const enum AVPixelFormat *formats)
+{
+    AVFilterFormats *list = ff_make_format_list(formats);
+#if CONFIG_DXVA2
+    if (list && ff_add_format(&list, AV_PIX_FMT_DXVA2_VLD) < 0)
+        return NULL;
+#endif
+    return list;
+}
+
 int ff_clvf_query_formats(AVFilterContext *ctx, const enum AVPixelFormat *in_formats, enum AVPixelFormat out_format)
 {
     enum AVPixelFormat out_formats[] = { out_format, AV_PIX_FMT_OPENCL, AV_PIX_FMT_NONE };
     int err;
 
     if (out_format == AV_PIX_FMT_NONE) /* one list shared by both links: the same format */
-        return ff_set_common_formats_from_list(ctx, in_formats);
-    if ((err = ff_formats_ref(ff_make_format_list(in_formats), &ctx->inputs[0]->outcfg.formats)) < 0)
+        return ff_set_common_formats(ctx, with_d3d_formats(in_formats));
+    if ((err = ff_formats_ref(with_d3d_formats(in_formats), &ctx->inputs[0]->outcfg.formats)) < 0)
         return err;
-    return ff_formats_ref(ff_make_format_list(out_formats), &ctx->outputs[0]->incfg.formats);
+    return ff_formats_ref(with_d3d_formats(out_formats), &ctx->outputs[0]->incfg.formats);
 }
 
 int ff_clvf_input_format(AVFilterContext *ctx, AVFilterLink *inlink, const enum AVPixelFormat *allowed, int *hw,
@@ -126,12 +170,12 @@ int ff_clvf_input_format(AVFilterContext *ctx, AVFilterLink *inlink, const enum 
 {
     char names[256] = "";
 
-    *hw = inlink->format == AV_PIX_FMT_OPENCL;
+    *hw = ff_clvf_frames_kind(inlink->format);
     *sw_format = inlink->format;
     if (!*hw)
         return 0;
     if (!inlink->hw_frames_ctx) {
-        av_log(ctx, AV_LOG_ERROR, "OpenCL frames arrived without a frames context\n");
+        av_log(ctx, AV_LOG_ERROR, "%s frames arrived without a frames context\n", frames_name(*hw));
         return AVERROR(EINVAL);
     }
     *sw_format = ((AVHWFramesContext *)inlink->hw_frames_ctx->data)->sw_format;
@@ -140,7 +184,7 @@ int ff_clvf_input_format(AVFilterContext *ctx, AVFilterLink *inlink, const enum 
             return 0;
         av_strlcatf(names, sizeof(names), "%s%s", f == allowed ? "" : ", ", av_get_pix_fmt_name(*f));
     }
-    av_log(ctx, AV_LOG_ERROR, "OpenCL frames of %s are not supported; allowed: %s\n",
+    av_log(ctx, AV_LOG_ERROR, "%s frames of %s are not supported; allowed: %s\n", frames_name(*hw),
            av_get_pix_fmt_name(*sw_format), names);
     return AVERROR(ENOSYS);
 }
@@ -155,6 +199,16 @@ int ff_clvf_open_device(AVFilterContext *ctx, AVFilterLink *inlink, const char *
     else if (ctx->hw_device_ctx && ((AVHWDeviceContext *)ctx->hw_device_ctx->data)->type == AV_HWDEVICE_TYPE_OPENCL)
         device_ref = ctx->hw_device_ctx;
 
+#if CONFIG_DXVA2
+    if (device_ref && ((AVHWDeviceContext *)device_ref->data)->type == AV_HWDEVICE_TYPE_DXVA2) {
+        AVDXVA2DeviceContext *hwctx = ((AVHWDeviceContext *)device_ref->data)->hwctx;
+        st = clvf_device_open_d3d(spec, CLVF_DXVA2, hwctx->devmgr, out);
+        if (st != CLVF_OK)
+            return ff_clvf_error(ctx, st, "sharing the DXVA2 device");
+        av_log(ctx, AV_LOG_VERBOSE, "OpenCL device (shared with DXVA2): %s\n", clvf_device_name(*out));
+        return 0;
+    }
+#endif
     if (device_ref) {
         AVOpenCLDeviceContext *hwctx = ((AVHWDeviceContext *)device_ref->data)->hwctx;
         st = clvf_device_wrap(hwctx->context, hwctx->device_id, hwctx->command_queue, out);
@@ -169,6 +223,43 @@ int ff_clvf_open_device(AVFilterContext *ctx, AVFilterLink *inlink, const char *
     return 0;
 }
 
+#if CONFIG_DXVA2
+static void release_surface(void *opaque, uint8_t *data)
+{
+    IDirect3DSurface9_Release((IDirect3DSurface9 *)data);
+}
+
+/* Offscreen plain surfaces of the frames' size and format, for a pool of DXVA2 frames. */
+static AVBufferRef *alloc_surface(void *opaque, size_t size)
+{
+    AVHWFramesContext *frames = opaque;
+    AVDXVA2DeviceContext *hwctx = frames->device_ctx->hwctx;
+    IDirect3DDevice9 *device = NULL;
+    IDirect3DSurface9 *surface = NULL;
+    HANDLE handle;
+    D3DFORMAT format = frames->sw_format == AV_PIX_FMT_NV12     ? (D3DFORMAT)MKTAG('N', 'V', '1', '2')
+                       : frames->sw_format == AV_PIX_FMT_YUV420P ? (D3DFORMAT)MKTAG('Y', 'V', '1', '2')
+                       : frames->sw_format == AV_PIX_FMT_P010    ? (D3DFORMAT)MKTAG('P', '0', '1', '0')
+                       : frames->sw_format == AV_PIX_FMT_RGBA    ? D3DFMT_A8B8G8R8
+                                                                 : D3DFMT_A8R8G8B8;
+    AVBufferRef *buf = NULL;
+
+    if (FAILED(IDirect3DDeviceManager9_OpenDeviceHandle(hwctx->devmgr, &handle)))
+        return NULL;
+    if (SUCCEEDED(IDirect3DDeviceManager9_LockDevice(hwctx->devmgr, handle, &device, TRUE))) {
+        if (FAILED(IDirect3DDevice9_CreateOffscreenPlainSurface(device, frames->width, frames->height, format,
+                                                                D3DPOOL_DEFAULT, &surface, NULL)))
+            surface = NULL;
+        IDirect3DDeviceManager9_UnlockDevice(hwctx->devmgr, handle, FALSE);
+        IDirect3DDevice9_Release(device);
+    }
+    IDirect3DDeviceManager9_CloseDeviceHandle(hwctx->devmgr, handle);
+    if (surface && !(buf = av_buffer_create((uint8_t *)surface, sizeof(*surface), release_surface, NULL, 0)))
+        IDirect3DSurface9_Release(surface);
+    return buf;
+}
+#endif
+
 int ff_clvf_output_frames(AVFilterContext *ctx, AVFilterLink *inlink, AVFilterLink *outlink,
                           enum AVPixelFormat sw_format)
 {
@@ -180,15 +271,40 @@ int ff_clvf_output_frames(AVFilterContext *ctx, AVFilterLink *inlink, AVFilterLi
     if (!ref)
         return AVERROR(ENOMEM);
     out = (AVHWFramesContext *)ref->data;
-    out->format = AV_PIX_FMT_OPENCL;
+    out->format = in_frames->format;
     out->sw_format = sw_format;
     out->width = outlink->w;
     out->height = outlink->h;
+#if CONFIG_DXVA2
+    if (out->format == AV_PIX_FMT_DXVA2_VLD) {
+        ((AVDXVA2FramesContext *)out->hwctx)->surface_type = DXVA2_VideoProcessorRenderTarget;
+        out->initial_pool_size = 8;
+        if (av_hwframe_ctx_init(ref) >= 0)
+            goto done;
+        av_log(ctx, AV_LOG_VERBOSE, "the video service made no surfaces: using offscreen plain surfaces\n");
+        av_buffer_unref(&ref);
+        if (!(ref = av_hwframe_ctx_alloc(in_frames->device_ref)))
+            return AVERROR(ENOMEM);
+        out = (AVHWFramesContext *)ref->data;
+        out->format = AV_PIX_FMT_DXVA2_VLD;
+        out->sw_format = sw_format;
+        out->width = outlink->w;
+        out->height = outlink->h;
+        ((AVDXVA2FramesContext *)out->hwctx)->surface_type = DXVA2_VideoProcessorRenderTarget;
+        if (!(out->pool = av_buffer_pool_init2(sizeof(IDirect3DSurface9), out, alloc_surface, NULL))) {
+            av_buffer_unref(&ref);
+            return AVERROR(ENOMEM);
+        }
+    }
+#endif
     if ((err = av_hwframe_ctx_init(ref)) < 0) {
-        av_log(ctx, AV_LOG_ERROR, "cannot create the output OpenCL frame pool\n");
+        av_log(ctx, AV_LOG_ERROR, "cannot create the output %s frame pool\n", frames_name(ff_clvf_frames_kind(out->format)));
         av_buffer_unref(&ref);
         return err;
     }
+#if CONFIG_DXVA2
+done:
+#endif
     av_buffer_unref(&outlink->hw_frames_ctx);
     outlink->hw_frames_ctx = ref;
     return 0;
@@ -234,7 +350,11 @@ void ff_clvf_describe_frame(const AVFrame *f, int hw, clvf_pixel_format format, 
                     : format == CLVF_PIX_NV12 || format == CLVF_PIX_P010 ? 2
                                                                          : 3;
     memset(out, 0, sizeof(*out));
-    out->storage = hw ? CLVF_STORAGE_CL_IMAGE : CLVF_STORAGE_HOST;
+    out->storage = ff_clvf_storage(hw);
+    if (hw == CLVF_FRAMES_DXVA2) {
+        out->d3d_resource = f->data[3];
+        return;
+    }
     for (int i = 0; i < nb_planes; i++) {
         if (hw) {
             out->planes[i].mem = (cl_mem)f->data[i];

@@ -117,11 +117,8 @@ static int colorspace_clvf_config_output(AVFilterLink *outlink)
     s->device = NULL;
     if ((err = ff_clvf_input_format(ctx, inlink, ff_clvf_formats_all, &s->hw, &in_sw)) < 0)
         return err;
-    if (s->hw != (outlink->format == AV_PIX_FMT_OPENCL)) {
-        av_log(ctx, AV_LOG_ERROR, "the input is %s frames but the output %s: put hwupload or hwdownload around "
-               "the filter\n", s->hw ? "OpenCL" : "system-memory", s->hw ? "is not" : "is OpenCL");
-        return AVERROR(EINVAL);
-    }
+    if ((err = ff_clvf_check_output_kind(ctx, s->hw, outlink)) < 0)
+        return err;
     out_sw = s->hw ? (s->out_format != AV_PIX_FMT_NONE ? s->out_format : in_sw) : outlink->format;
     outlink->w = inlink->w;
     outlink->h = inlink->h;
@@ -136,7 +133,7 @@ static int colorspace_clvf_config_output(AVFilterLink *outlink)
     s->params.height = inlink->h;
     s->params.src_format = ff_clvf_format(in_sw);
     s->params.dst_format = ff_clvf_format(out_sw);
-    s->params.src_storage = s->params.dst_storage = s->hw ? CLVF_STORAGE_CL_IMAGE : CLVF_STORAGE_HOST;
+    s->params.src_storage = s->params.dst_storage = ff_clvf_storage(s->hw);
     s->params.src_matrix = 0; /* planned at the first frame, from its properties */
     return 0;
 }

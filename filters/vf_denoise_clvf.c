@@ -33,7 +33,7 @@ typedef struct DenoiseCLVFContext {
     clvf_device *device;
     clvf_denoise *denoise;
     clvf_denoise_params params;
-    int hw; /* frames are AV_PIX_FMT_OPENCL */
+    int hw; /* where frames are: CLVF_FRAMES_* */
     /* Input frames sent but not yet output, oldest first: their properties go on the outputs
      * (and with t=0 the library reads the frame at receive). */
     AVFrame *queue[MAX_QUEUE];
@@ -106,6 +106,14 @@ static av_cold void denoise_clvf_uninit(AVFilterContext *ctx)
     release_state(ctx->priv);
 }
 
+static int denoise_clvf_query_formats(AVFilterContext *ctx)
+{
+    static const enum AVPixelFormat formats[] = {
+        AV_PIX_FMT_NV12, AV_PIX_FMT_YUV420P, AV_PIX_FMT_OPENCL, AV_PIX_FMT_NONE
+    };
+    return ff_clvf_query_formats(ctx, formats, AV_PIX_FMT_NONE); /* the same format on both links */
+}
+
 static int denoise_clvf_config_output(AVFilterLink *outlink)
 {
     AVFilterContext *ctx = outlink->src;
@@ -129,7 +137,7 @@ static int denoise_clvf_config_output(AVFilterLink *outlink)
     s->params.format = ff_clvf_format(sw_format);
     s->params.width = inlink->w;
     s->params.height = inlink->h;
-    s->params.src_storage = s->params.dst_storage = s->hw ? CLVF_STORAGE_CL_IMAGE : CLVF_STORAGE_HOST;
+    s->params.src_storage = s->params.dst_storage = ff_clvf_storage(s->hw);
     av_log(ctx, AV_LOG_VERBOSE, "%dx%d %s, s=%g sc=%g p=%d pc=%d r=%d rc=%d planes=%#x t=%d wmode=%d\n", inlink->w,
            inlink->h, av_get_pix_fmt_name(sw_format), s->params.strength, s->params.strength_chroma,
            s->params.patch_size, s->params.patch_size_chroma, s->params.research_size, s->params.research_size_chroma,
@@ -268,6 +276,6 @@ const AVFilter ff_vf_denoise_clvf = {
     .activate       = denoise_clvf_activate,
     FILTER_INPUTS(denoise_clvf_inputs),
     FILTER_OUTPUTS(denoise_clvf_outputs),
-    FILTER_PIXFMTS(AV_PIX_FMT_NV12, AV_PIX_FMT_YUV420P, AV_PIX_FMT_OPENCL),
+    FILTER_QUERY_FUNC(denoise_clvf_query_formats),
     .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
 };

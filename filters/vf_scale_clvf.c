@@ -30,7 +30,7 @@ typedef struct ScaleCLVFContext {
     clvf_device *device;
     clvf_scale *scale;
     clvf_scale_params params; /* of scale */
-    int hw; /* frames are AV_PIX_FMT_OPENCL */
+    int hw; /* where frames are: CLVF_FRAMES_* */
     CLVFInFlight flight;
 } ScaleCLVFContext;
 
@@ -200,11 +200,8 @@ static int scale_clvf_config_output(AVFilterLink *outlink)
     release_state(s);
     if ((err = ff_clvf_input_format(ctx, inlink, scale_formats, &s->hw, &sw_format)) < 0)
         return err;
-    if (s->hw != (outlink->format == AV_PIX_FMT_OPENCL)) {
-        av_log(ctx, AV_LOG_ERROR, "the input is %s frames but the output %s: put hwupload or hwdownload around "
-               "the filter\n", s->hw ? "OpenCL" : "system-memory", s->hw ? "is not" : "is OpenCL");
-        return AVERROR(EINVAL);
-    }
+    if ((err = ff_clvf_check_output_kind(ctx, s->hw, outlink)) < 0)
+        return err;
     out_sw = s->hw ? (s->out_format != AV_PIX_FMT_NONE ? s->out_format : sw_format) : outlink->format;
     if ((err = output_size(ctx, inlink, outlink, out_sw)) < 0)
         return err;
@@ -225,7 +222,7 @@ static int scale_clvf_config_output(AVFilterLink *outlink)
     s->params.src_height = inlink->h;
     s->params.dst_width = outlink->w;
     s->params.dst_height = outlink->h;
-    s->params.src_storage = s->params.dst_storage = s->hw ? CLVF_STORAGE_CL_IMAGE : CLVF_STORAGE_HOST;
+    s->params.src_storage = s->params.dst_storage = ff_clvf_storage(s->hw);
     params_for(ctx, NULL, &s->params);
     av_log(ctx, AV_LOG_VERBOSE, "%dx%d -> %dx%d %s -> %s, %s\n", inlink->w, inlink->h, outlink->w, outlink->h,
            av_get_pix_fmt_name(sw_format), av_get_pix_fmt_name(out_sw), s->algorithm);

@@ -40,3 +40,13 @@ echo "build-ffmpeg-windows: make -j$(nproc)"
 make -C "$OBJ" -j"$(nproc)" ffmpeg.exe > "$OBJ/make.log" 2>&1 || { grep -E 'error|Error' -A3 "$OBJ/make.log" | head -40 >&2; exit 1; }
 cp -f "$OBJ/ffmpeg.exe" "$BUILD/bin/"
 echo "build-ffmpeg-windows: $BUILD/bin/ffmpeg.exe ready"
+
+# tests/interop/dxva2_graph.c: DXVA2 frames through libavfilter and a clvf filter (run by
+# scripts/wine-test.sh), linked statically with the libraries just built.
+extra=$(grep -E '^EXTRALIBS(-avfilter|-swscale|-avformat|-avcodec|-swresample|-avutil)?=' "$OBJ/ffbuild/config.mak" \
+  | cut -d= -f2- | tr '\n' ' ')
+x86_64-w64-mingw32-gcc-posix -std=c11 -O2 -Wall -I"$SRC" -I"$OBJ" -I"$BUILD/host-headers" \
+  "$ROOT/tests/interop/dxva2_graph.c" "$OBJ/libavfilter/libavfilter.a" "$OBJ/libswscale/libswscale.a" \
+  "$OBJ/libavformat/libavformat.a" "$OBJ/libavcodec/libavcodec.a" "$OBJ/libavutil/libavutil.a" \
+  -static -L"$BUILD/lib" $extra -o "$BUILD/bin/dxva2_graph.exe"
+echo "build-ffmpeg-windows: $BUILD/bin/dxva2_graph.exe ready"

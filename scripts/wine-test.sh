@@ -5,7 +5,9 @@
 # runs on PoCL; the cases PoCL cannot serve (NV12 chroma needs CL_RG images) and the checks that
 # build no kernels run again on Oclgrind. (Oclgrind's kernel builds crash under Wine here, so
 # kernel-building tests stay on PoCL.) Then ffmpeg.exe, cross-built with the clvf filters
-# (scripts/build-ffmpeg-windows.sh), must give the Linux build's frames exactly.
+# (scripts/build-ffmpeg-windows.sh), must give the Linux build's frames exactly, and so must
+# FFmpeg's DXVA2 frames (D3D9Ex NV12 surfaces in a caller-supplied pool) pushed through libavfilter
+# and each clvf filter by tests/interop/dxva2_graph.c.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${CLVF_WINDOWS_BUILD_DIR:-$ROOT/build-windows}
@@ -42,6 +44,16 @@ xvfb-run -a -s "-screen 0 1024x768x24 -nolisten tcp" bash -c "
       echo \"wine-test: ffmpeg.exe -vf \$vf differs from the Linux build\" >&2; exit 1
     fi
     echo \"  -vf \$vf: \$(grep -vc '^#' '$BUILD/windows.md5') frames identical\"
+  done
+  echo 'wine-test: DXVA2 frames through libavfilter and the clvf filters (tests/interop/dxva2_graph.c) against the Linux build'
+  for vf in scale_clvf=w=160:h=90 denoise_clvf colorspace_clvf=matrix=bt709:in_matrix=bt601; do
+    OCL_ICD_VENDORS=/etc/OpenCL/vendors wine '$BUILD/bin/dxva2_graph.exe' \$vf 320 180 4 '$BUILD/in.nv12' '$BUILD/windows.nv12'
+    OCL_ICD_VENDORS=/etc/OpenCL/vendors '$ROOT/build/bin/ffmpeg' -hide_banner -loglevel error -f rawvideo -pix_fmt nv12 \
+      -s 320x180 -i '$BUILD/in.nv12' -vf \$vf -f rawvideo -y '$BUILD/linux.nv12'
+    if ! cmp -s '$BUILD/windows.nv12' '$BUILD/linux.nv12'; then
+      echo \"wine-test: DXVA2 frames through \$vf differ from the Linux build\" >&2; exit 1
+    fi
+    echo \"  \$vf: DXVA2 in, DXVA2 out, identical to the Linux build\"
   done
   wineserver -k 2>/dev/null || true
 "

@@ -195,70 +195,100 @@ void D3DFrames::release() {
                                                         : "clEnqueueReleaseDX9MediaSurfacesKHR");
 }
 
-namespace {
 
-// Locks a D3D9 surface for the scope (Error naming the frame when it cannot).
-class Locked {
- public:
-  Locked(IDirect3DSurface9* surface, bool read_only, const char* which) : surface_(surface) {
-    if (FAILED(surface->LockRect(&rect, nullptr, read_only ? D3DLOCK_READONLY : 0)))
-      throw Error(CLVF_ERROR_OPENCL, fmt::format("{} DXVA2 frame: LockRect failed", which));
-  }
-  ~Locked() { surface_->UnlockRect(); }
-  D3DLOCKED_RECT rect;
-
- private:
-  IDirect3DSurface9* surface_;
-};
-
-}  // namespace
-
-// Buffers mode: each plane is copied between the locked surface and a buffer of packed rows.
+// Buffers mode. Where the device shares host memory, the locked surface's planes are wrapped
+// (CL_MEM_USE_HOST_PTR) and used in place, the surface staying locked until release; elsewhere each
+// plane is copied between the locked surface and a buffer of packed rows made once.
 clvf_frame D3DFrames::copy_in(const clvf_frame& frame) {
   auto* surface = static_cast<IDirect3DSurface9*>(frame.d3d_resource);
   D3DSURFACE_DESC desc;
   if (FAILED(surface->GetDesc(&desc)) || desc.Format != d3d9_format(format_))
     throw Error(CLVF_ERROR_INVALID_ARGUMENT,
                 fmt::format("{} DXVA2 frame: the surface's format is not the operation's", which_));
+  const bool in_place = device_->zero_copy_host();
+  D3DLOCKED_RECT rect;
+  if (FAILED(surface->LockRect(&rect, nullptr, output_ && in_place ? 0 : D3DLOCK_READONLY)))
+    throw Error(CLVF_ERROR_OPENCL, fmt::format("{} DXVA2 frame: LockRect failed", which_));
   const size_t count = plane_image_formats(format_).size();
-  Locked locked(surface, true, which_);
   clvf_frame out{};
   out.storage = CLVF_STORAGE_CL_BUFFER;
   plane_bytes_.resize(count);
-  for (size_t i = 0; i < count; ++i) {
-    SurfacePlane p;
-    d3d9_plane(desc.Format, desc.Width, desc.Height, size_t(locked.rect.Pitch), unsigned(i), &p);
-    const size_t element = format_ == CLVF_PIX_NV12 && i == 1 ? 2 : count == 1 ? 4 : 1;
-    const size_t row = p.width * element, bytes = row * p.height;
-    if (plane_buffers_.size() <= i) plane_buffers_.emplace_back();
-    if (plane_bytes_[i] != row || plane_buffers_[i].getInfo<CL_MEM_SIZE>() != bytes)
-      plane_buffers_[i] = cl::Buffer(device_->context(), CL_MEM_READ_WRITE, bytes);
-    plane_bytes_[i] = row;
-    if (!output_) {
-      const cl::array<size_t, 3> origin = {0, 0, 0}, region = {row, p.height, 1};
-      device_->queue().enqueueWriteBufferRect(plane_buffers_[i], CL_TRUE, origin, origin, region, row, 0, p.pitch, 0,
-                                              static_cast<unsigned char*>(locked.rect.pBits) + p.offset);
+  try {
+    for (size_t i = 0; i < count; ++i) {
+      SurfacePlane p;
+      d3d9_plane(desc.Format, desc.Width, desc.Height, size_t(rect.Pitch), unsigned(i), &p);
+      const size_t element = format_ == CLVF_PIX_NV12 && i == 1 ? 2 : count == 1 ? 4 : 1;
+      const size_t row = p.width * element;
+      auto* bits = static_cast<unsigned char*>(rect.pBits) + p.offset;
+      if (in_place) {
+        const cl_mem_flags access = output_ ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY;
+        wrapped_.emplace_back(device_->context(), access | CL_MEM_USE_HOST_PTR, p.pitch * (p.height - 1) + row, bits);
+        out.planes[i].mem = wrapped_.back()();
+        out.planes[i].pitch = p.pitch;
+        continue;
+      }
+      if (plane_buffers_.size() <= i) plane_buffers_.emplace_back();
+      if (plane_bytes_[i] != row || plane_buffers_[i].getInfo<CL_MEM_SIZE>() != row * p.height)
+        plane_buffers_[i] = cl::Buffer(device_->context(), CL_MEM_READ_WRITE, row * p.height);
+      plane_bytes_[i] = row;
+      if (!output_) {
+        const cl::array<size_t, 3> origin = {0, 0, 0}, region = {row, p.height, 1};
+        device_->queue().enqueueWriteBufferRect(plane_buffers_[i], CL_TRUE, origin, origin, region, row, 0, p.pitch,
+                                                0, bits);
+      }
+      out.planes[i].mem = plane_buffers_[i]();
+      out.planes[i].pitch = row;
     }
-    out.planes[i].mem = plane_buffers_[i]();
-    out.planes[i].pitch = row;
+  } catch (...) {
+    wrapped_.clear();
+    surface->UnlockRect();
+    throw;
   }
-  if (output_) copied_ = surface;
+  if (in_place) {
+    locked_ = surface;  // until release
+  } else {
+    surface->UnlockRect();
+    if (output_) copied_ = surface;
+  }
   return out;
 }
 
 void D3DFrames::copy_out() {
+  if (locked_) {  // in place: the kernels' work must be done (and visible) before the unlock
+    auto* surface = static_cast<IDirect3DSurface9*>(locked_);
+    locked_ = nullptr;
+    std::vector<cl::Buffer> wrapped = std::move(wrapped_);
+    wrapped_.clear();
+    struct Unlock {
+      IDirect3DSurface9* s;
+      ~Unlock() { s->UnlockRect(); }
+    } unlock{surface};
+    if (output_)
+      for (cl::Buffer& b : wrapped) {
+        void* p = device_->queue().enqueueMapBuffer(b, CL_TRUE, CL_MAP_READ, 0, b.getInfo<CL_MEM_SIZE>());
+        device_->queue().enqueueUnmapMemObject(b, p);
+      }
+    device_->queue().finish();
+    return;
+  }
   if (!copied_) return;
   auto* surface = static_cast<IDirect3DSurface9*>(copied_);
   copied_ = nullptr;
   D3DSURFACE_DESC desc;
   surface->GetDesc(&desc);
-  Locked locked(surface, false, which_);
+  D3DLOCKED_RECT rect;
+  if (FAILED(surface->LockRect(&rect, nullptr, 0)))
+    throw Error(CLVF_ERROR_OPENCL, fmt::format("{} DXVA2 frame: LockRect failed", which_));
+  struct Unlock {
+    IDirect3DSurface9* s;
+    ~Unlock() { s->UnlockRect(); }
+  } unlock{surface};
   for (size_t i = 0; i < plane_bytes_.size(); ++i) {
     SurfacePlane p;
-    d3d9_plane(desc.Format, desc.Width, desc.Height, size_t(locked.rect.Pitch), unsigned(i), &p);
+    d3d9_plane(desc.Format, desc.Width, desc.Height, size_t(rect.Pitch), unsigned(i), &p);
     const cl::array<size_t, 3> origin = {0, 0, 0}, region = {plane_bytes_[i], p.height, 1};
     device_->queue().enqueueReadBufferRect(plane_buffers_[i], CL_TRUE, origin, origin, region, plane_bytes_[i], 0,
-                                           p.pitch, 0, static_cast<unsigned char*>(locked.rect.pBits) + p.offset);
+                                           p.pitch, 0, static_cast<unsigned char*>(rect.pBits) + p.offset);
   }
 }
 

@@ -3,8 +3,9 @@
 // clvf's emulation): imported the first time a surface is seen and kept (a decoder's pool reuses
 // its surfaces), acquired for each frame, released after it. The operation sees CL_IMAGE storage.
 // A device without the planes' image formats (Debian's PoCL has no CL_RG for NV12's chroma) gets
-// DXVA2 frames through buffers instead: LockRect and one copy each way per plane, into buffers
-// made once; the operation then sees CL_BUFFER storage.
+// DXVA2 frames through buffers instead, and the operation sees CL_BUFFER storage: where the device
+// shares host memory, the locked surface itself (no copy); elsewhere one copy each way per plane
+// into buffers made once.
 #pragma once
 #include <map>
 #include <memory>
@@ -55,6 +56,8 @@ class D3DFrames {
   std::vector<cl::Buffer> plane_buffers_;  // buffers mode: one per plane, made at the first frame
   std::vector<size_t> plane_bytes_;        // their bytes per row
   void* copied_ = nullptr;                 // buffers mode: the output surface of the frame in flight
+  void* locked_ = nullptr;                 // in place: the surface locked until release
+  std::vector<cl::Buffer> wrapped_;        // in place: its planes
   void* create_ = nullptr;
   void* acquire_ = nullptr;
   void* release_ = nullptr;

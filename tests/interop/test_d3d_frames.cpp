@@ -117,20 +117,21 @@ TEST_F(D3DFrames, ScaleDXVA2SurfacesEqualsImages) {
   EXPECT_TRUE(eventually([&] { return ref_count(pool[0].Get()) == pool_refs; })) << "released with the operation";
 }
 
-TEST_F(D3DFrames, NV12SurfacesWithoutRGImagesGoThroughBuffers) {
-  if (device_has_rg()) GTEST_SKIP() << "this device has CL_RG images: NV12 surfaces are shared as images";
+// NV12 DXVA2 surfaces through scale on a device without CL_RG images (buffers), against host
+// frames (the same buffer kernels).
+void scale_nv12_through_buffers(IDirect3DDevice9Ex* d9, clvf_device* shared, clvf_device* plain) {
   const UINT sw = 100, sh = 60, dw = 64, dh = 36;
   clvf_scale_params p;
   clvf_scale_params_default(&p);
   p.format = CLVF_PIX_NV12;
   p.src_width = sw, p.src_height = sh, p.dst_width = dw, p.dst_height = dh;
   p.algorithm = CLVF_SCALE_SPLINE36;
-  clvf_scale* reference = nullptr;  // host frames: the same buffer kernels
+  clvf_scale* reference = nullptr;
   ASSERT_EQ(clvf_scale_create(plain, &p, &reference), CLVF_OK) << clvf_last_error();
   p.src_storage = p.dst_storage = CLVF_STORAGE_DXVA2;
   clvf_scale* scale = nullptr;
   ASSERT_EQ(clvf_scale_create(shared, &p, &scale), CLVF_OK) << clvf_last_error();
-  auto src = make_surface(d9.Get(), sw, sh, kNV12), dst = make_surface(d9.Get(), dw, dh, kNV12);
+  auto src = make_surface(d9, sw, sh, kNV12), dst = make_surface(d9, dw, dh, kNV12);
   for (uint32_t frame = 0; frame < 3; ++frame) {
     Bytes y = random_bytes(sw * sh, 300 + frame), uv = random_bytes(sw * sh / 2, 400 + frame);
     write_plane(src.Get(), 0, y);
@@ -148,8 +149,31 @@ TEST_F(D3DFrames, NV12SurfacesWithoutRGImagesGoThroughBuffers) {
     EXPECT_EQ(read_plane(dst.Get(), 0), ry) << "luma, frame " << frame;
     EXPECT_EQ(read_plane(dst.Get(), 1), ruv) << "chroma, frame " << frame;
   }
+  // The surfaces are unlocked again: Direct3D can lock them.
+  D3DLOCKED_RECT r;
+  ASSERT_TRUE(SUCCEEDED(src->LockRect(&r, nullptr, 0)));
+  src->UnlockRect();
+  ASSERT_TRUE(SUCCEEDED(dst->LockRect(&r, nullptr, 0)));
+  dst->UnlockRect();
   clvf_scale_release(scale);
   clvf_scale_release(reference);
+}
+
+TEST_F(D3DFrames, NV12SurfacesWithoutRGImagesUsedInPlace) {
+  if (device_has_rg()) GTEST_SKIP() << "this device has CL_RG images: NV12 surfaces are shared as images";
+  scale_nv12_through_buffers(d9.Get(), shared, plain);  // PoCL shares host memory: the locked surface in place
+}
+
+TEST_F(D3DFrames, NV12SurfacesWithoutRGImagesCopiedThroughBuffers) {
+  if (device_has_rg()) GTEST_SKIP() << "this device has CL_RG images: NV12 surfaces are shared as images";
+  _putenv_s("CLVF_NO_ZERO_COPY", "1");  // as on a discrete GPU: copies into device buffers
+  clvf_device *shared_copy = nullptr, *plain_copy = nullptr;
+  ASSERT_EQ(clvf_device_open_d3d(kSpec, CLVF_D3D9EX, d9.Get(), &shared_copy), CLVF_OK) << clvf_last_error();
+  ASSERT_EQ(clvf_device_open(kSpec, &plain_copy), CLVF_OK) << clvf_last_error();
+  _putenv_s("CLVF_NO_ZERO_COPY", "");
+  scale_nv12_through_buffers(d9.Get(), shared_copy, plain_copy);
+  clvf_device_release(shared_copy);
+  clvf_device_release(plain_copy);
 }
 
 TEST_F(D3DFrames, ColorspaceDXVA2SurfacesEqualsImages) {

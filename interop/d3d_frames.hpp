@@ -71,10 +71,11 @@ struct D3DSides {
   // what the operation is then created for.
   void open(const std::shared_ptr<Device>& device, clvf_storage& src_storage, clvf_pixel_format src_format,
             clvf_storage& dst_storage, clvf_pixel_format dst_format);
-  // body(src, dst) with the Direct3D frames acquired as images (either may be null); both are
-  // released after it, behind the work it enqueued.
+  // body(src, dst) with the Direct3D frames acquired (either may be null); both are released after
+  // it, behind the work it enqueued, except the source with keep_src (an operation that reads it
+  // later: denoise's send, read at receive), which stays acquired until release_src or the next.
   template <typename Body>
-  void run(const clvf_frame* s, const clvf_frame* d, Body&& body) {
+  void run(const clvf_frame* s, const clvf_frame* d, Body&& body, bool keep_src = false) {
     clvf_frame si{}, di{};
     try {
       if (s && src) s = &(si = src->acquire(*s));
@@ -84,8 +85,11 @@ struct D3DSides {
       release_quietly();
       throw;
     }
-    if (src) src->release();
+    if (src && !keep_src) src->release();
     if (dst) dst->release();
+  }
+  void release_src() {
+    if (src) src->release();
   }
 
  private:

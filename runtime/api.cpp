@@ -213,7 +213,8 @@ CLVF_API clvf_status clvf_denoise_process(clvf_denoise* denoise, const clvf_fram
 CLVF_API clvf_status clvf_denoise_send(clvf_denoise* denoise, const clvf_frame* src) {
   return api_call([&] {
     require(denoise, "clvf_denoise_send: denoise");
-    denoise->d3d.run(src, nullptr, [&](const clvf_frame* s, const clvf_frame*) { denoise->impl->send(s); });
+    // With t = 0 the source is read at receive: it stays acquired until then.
+    denoise->d3d.run(src, nullptr, [&](const clvf_frame* s, const clvf_frame*) { denoise->impl->send(s); }, true);
   });
 }
 
@@ -224,6 +225,7 @@ CLVF_API clvf_status clvf_denoise_receive(clvf_denoise* denoise, const clvf_fram
     require(denoise, "clvf_denoise_receive: denoise");
     require(dst, "clvf_denoise_receive: dst");
     denoise->d3d.run(nullptr, dst, [&](const clvf_frame*, const clvf_frame* d) { *got = denoise->impl->receive(*d) ? 1 : 0; });
+    denoise->d3d.release_src();
   });
 }
 

@@ -46,7 +46,7 @@ xvfb-run -a -s "-screen 0 1024x768x24 -nolisten tcp" bash -c "
     echo \"  -vf \$vf: \$(grep -vc '^#' '$BUILD/windows.md5') frames identical\"
   done
   echo 'wine-test: DXVA2 frames through libavfilter and the clvf filters (tests/interop/dxva2_graph.c) against the Linux build'
-  for vf in scale_clvf=w=160:h=90 denoise_clvf colorspace_clvf=matrix=bt709:in_matrix=bt601; do
+  for vf in scale_clvf=w=160:h=90 denoise_clvf denoise_clvf=t=1 colorspace_clvf=matrix=bt709:in_matrix=bt601; do
     OCL_ICD_VENDORS=/etc/OpenCL/vendors wine '$BUILD/bin/dxva2_graph.exe' \$vf 320 180 4 '$BUILD/in.nv12' '$BUILD/windows.nv12'
     OCL_ICD_VENDORS=/etc/OpenCL/vendors '$ROOT/build/bin/ffmpeg' -hide_banner -loglevel error -f rawvideo -pix_fmt nv12 \
       -s 320x180 -i '$BUILD/in.nv12' -vf \$vf -f rawvideo -y '$BUILD/linux.nv12'

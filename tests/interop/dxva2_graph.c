@@ -5,7 +5,7 @@
  * buffer -> FILTER -> buffersink as DXVA2 frames, and the filter's DXVA2 output surfaces are read
  * back with LockRect. The input pattern is written as raw NV12 too, so that the Linux build can
  * filter the same frames (scripts/wine-test.sh compares the two outputs).
- *   dxva2_graph FILTER WIDTH HEIGHT FRAMES in.nv12 out.nv12
+ *   dxva2_graph FILTER WIDTH HEIGHT FRAMES in.nv12 out.nv12   (DXVA2_GRAPH_VERBOSE=1: FFmpeg's verbose log)
  */
 #define COBJMACROS
 #include <stdio.h>
@@ -91,6 +91,8 @@ int main(int argc, char **argv)
 
     if (argc != 7)
         fail("usage: dxva2_graph FILTER WIDTH HEIGHT FRAMES in.nv12 out.nv12", 0);
+    if (getenv("DXVA2_GRAPH_VERBOSE"))
+        av_log_set_level(AV_LOG_VERBOSE);
     width = atoi(argv[2]);
     height = atoi(argv[3]);
     frames_count = atoi(argv[4]);

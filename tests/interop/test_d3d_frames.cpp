@@ -202,6 +202,68 @@ TEST_F(D3DFrames, ColorspaceDXVA2SurfacesEqualsImages) {
   clvf_colorspace_release(reference);
 }
 
+// D3D11: a BGRA texture array's second slice through colorspace into an RGBA texture (NV12
+// textures do not copy faithfully under Wine), against the same conversion on images.
+TEST(D3D11Frames, ColorspaceTextureSliceEqualsImages) {
+  const UINT w = 48, h = 30;
+  auto device = make_d3d11_device();
+  ASSERT_TRUE(device);
+  const char* spec = std::getenv("CLVF_TEST_PLATFORM") ? std::getenv("CLVF_TEST_PLATFORM") : "";
+  clvf_device *shared = nullptr, *plain = nullptr;
+  ASSERT_EQ(clvf_device_open_d3d(spec, CLVF_D3D11, device.Get(), &shared), CLVF_OK) << clvf_last_error();
+  ASSERT_EQ(clvf_device_open(spec, &plain), CLVF_OK) << clvf_last_error();
+  clvf_colorspace_params p;
+  clvf_colorspace_params_default(&p);
+  p.width = w, p.height = h;
+  p.src_format = CLVF_PIX_BGRA;
+  p.dst_format = CLVF_PIX_RGBA;
+  p.src_range = p.dst_range = CLVF_RANGE_PC;  // RGB is full range
+  p.src_storage = p.dst_storage = CLVF_STORAGE_D3D11;
+  clvf_colorspace *convert = nullptr, *reference = nullptr;
+  ASSERT_EQ(clvf_colorspace_create(shared, &p, &convert), CLVF_OK) << clvf_last_error();
+  p.src_storage = p.dst_storage = CLVF_STORAGE_CL_IMAGE;
+  ASSERT_EQ(clvf_colorspace_create(plain, &p, &reference), CLVF_OK) << clvf_last_error();
+
+  auto src = make_texture(device.Get(), w, h, DXGI_FORMAT_B8G8R8A8_UNORM, 1, 2);
+  auto dst = make_texture(device.Get(), w, h, DXGI_FORMAT_R8G8B8A8_UNORM);
+  Bytes in = random_bytes(w * h * 4, 5);
+  write_subresource(device.Get(), src.Get(), 1, w * 4, h, in);
+  clvf_frame s{}, d{};
+  s.storage = d.storage = CLVF_STORAGE_D3D11;
+  s.d3d_resource = src.Get();
+  s.d3d_subresource = 1;
+  d.d3d_resource = dst.Get();
+  ASSERT_EQ(clvf_colorspace_process(convert, &s, &d), CLVF_OK) << clvf_last_error();
+
+  cl_context context;
+  cl_command_queue queue;
+  clvf_device_handles(plain, &context, nullptr, &queue);
+  cl_image_desc desc = {};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = w;
+  desc.image_height = h;
+  const cl_image_format bgra = {CL_BGRA, CL_UNORM_INT8}, rgba = {CL_RGBA, CL_UNORM_INT8};
+  cl_mem ri = clCreateImage(context, CL_MEM_READ_WRITE, &bgra, &desc, nullptr, nullptr);
+  cl_mem ro = clCreateImage(context, CL_MEM_READ_WRITE, &rgba, &desc, nullptr, nullptr);
+  write_cl_image(queue, ri, w, h, 4, in);
+  clvf_frame rs{}, rd{};
+  rs.storage = rd.storage = CLVF_STORAGE_CL_IMAGE;
+  rs.planes[0].mem = ri;
+  rd.planes[0].mem = ro;
+  ASSERT_EQ(clvf_colorspace_process(reference, &rs, &rd), CLVF_OK) << clvf_last_error();
+  const Bytes expected = read_cl_image(queue, ro, w, h, 4);
+  EXPECT_EQ(read_subresource(device.Get(), dst.Get(), 0, w * 4, h), expected);
+  Bytes swapped = in;  // BGRA -> RGBA is a swap of B and R
+  for (size_t i = 0; i < swapped.size(); i += 4) std::swap(swapped[i], swapped[i + 2]);
+  EXPECT_EQ(expected, swapped);
+  clReleaseMemObject(ri);
+  clReleaseMemObject(ro);
+  clvf_colorspace_release(convert);
+  clvf_colorspace_release(reference);
+  clvf_device_release(shared);
+  clvf_device_release(plain);
+}
+
 TEST_F(D3DFrames, ErrorsNameWhatIsWrong) {
   clvf_scale_params p;
   clvf_scale_params_default(&p);

@@ -6,6 +6,9 @@
 #if CONFIG_DXVA2
 #include "libavutil/hwcontext_dxva2.h"
 #endif
+#if CONFIG_D3D11VA
+#include "libavutil/hwcontext_d3d11va.h"
+#endif
 #include "libavutil/opt.h"
 #include "libavutil/avstring.h"
 #include "libavutil/pixdesc.h"
@@ -116,19 +119,26 @@ clvf_pixel_format ff_clvf_format(enum AVPixelFormat f)
 
 int ff_clvf_frames_kind(enum AVPixelFormat format)
 {
-    return format == AV_PIX_FMT_OPENCL ? CLVF_FRAMES_OPENCL
-           : format == AV_PIX_FMT_DXVA2_VLD ? CLVF_FRAMES_DXVA2 : CLVF_FRAMES_HOST;
+    return format == AV_PIX_FMT_OPENCL      ? CLVF_FRAMES_OPENCL
+           : format == AV_PIX_FMT_DXVA2_VLD ? CLVF_FRAMES_DXVA2
+           : format == AV_PIX_FMT_D3D11     ? CLVF_FRAMES_D3D11
+                                            : CLVF_FRAMES_HOST;
 }
 
 clvf_storage ff_clvf_storage(int hw)
 {
-    return hw == CLVF_FRAMES_OPENCL ? CLVF_STORAGE_CL_IMAGE
-           : hw == CLVF_FRAMES_DXVA2 ? CLVF_STORAGE_DXVA2 : CLVF_STORAGE_HOST;
+    return hw == CLVF_FRAMES_OPENCL  ? CLVF_STORAGE_CL_IMAGE
+           : hw == CLVF_FRAMES_DXVA2 ? CLVF_STORAGE_DXVA2
+           : hw == CLVF_FRAMES_D3D11 ? CLVF_STORAGE_D3D11
+                                     : CLVF_STORAGE_HOST;
 }
 
 static const char *frames_name(int hw)
 {
-    return hw == CLVF_FRAMES_OPENCL ? "OpenCL" : hw == CLVF_FRAMES_DXVA2 ? "DXVA2" : "system-memory";
+    return hw == CLVF_FRAMES_OPENCL  ? "OpenCL"
+           : hw == CLVF_FRAMES_DXVA2 ? "DXVA2"
+           : hw == CLVF_FRAMES_D3D11 ? "D3D11"
+                                     : "system-memory";
 }
 
 int ff_clvf_check_output_kind(AVFilterContext *ctx, int hw, AVFilterLink *outlink)
@@ -148,6 +158,10 @@ static AVFilterFormats *with_d3d_formats(const enum AVPixelFormat *formats)
     AVFilterFormats *list = ff_make_format_list(formats);
 #if CONFIG_DXVA2
     if (list && ff_add_format(&list, AV_PIX_FMT_DXVA2_VLD) < 0)
+        return NULL;
+#endif
+#if CONFIG_D3D11VA
+    if (list && ff_add_format(&list, AV_PIX_FMT_D3D11) < 0)
         return NULL;
 #endif
     return list;
@@ -206,6 +220,16 @@ int ff_clvf_open_device(AVFilterContext *ctx, AVFilterLink *inlink, const char *
         if (st != CLVF_OK)
             return ff_clvf_error(ctx, st, "sharing the DXVA2 device");
         av_log(ctx, AV_LOG_VERBOSE, "OpenCL device (shared with DXVA2): %s\n", clvf_device_name(*out));
+        return 0;
+    }
+#endif
+#if CONFIG_D3D11VA
+    if (device_ref && ((AVHWDeviceContext *)device_ref->data)->type == AV_HWDEVICE_TYPE_D3D11VA) {
+        AVD3D11VADeviceContext *hwctx = ((AVHWDeviceContext *)device_ref->data)->hwctx;
+        st = clvf_device_open_d3d(spec, CLVF_D3D11, hwctx->device, out);
+        if (st != CLVF_OK)
+            return ff_clvf_error(ctx, st, "sharing the D3D11 device");
+        av_log(ctx, AV_LOG_VERBOSE, "OpenCL device (shared with D3D11): %s\n", clvf_device_name(*out));
         return 0;
     }
 #endif
@@ -353,6 +377,11 @@ void ff_clvf_describe_frame(const AVFrame *f, int hw, clvf_pixel_format format, 
     out->storage = ff_clvf_storage(hw);
     if (hw == CLVF_FRAMES_DXVA2) {
         out->d3d_resource = f->data[3];
+        return;
+    }
+    if (hw == CLVF_FRAMES_D3D11) { /* a texture and its array slice */
+        out->d3d_resource = f->data[0];
+        out->d3d_subresource = (unsigned)(intptr_t)f->data[1];
         return;
     }
     for (int i = 0; i < nb_planes; i++) {

@@ -8,7 +8,9 @@
 //                   not copy faithfully, so two textures stand in for the two planes)
 //   hwdownload+hwupload  LockRect + copy to a system frame, clEnqueueWriteBuffer of its planes,
 //                   and back: clEnqueueReadBuffer, LockRect + copy into the surface
-// Without CL_RG images (PoCL), only the luma plane is shared and every column says so.
+//   clvf_scale      (with the argument "scale") 1080p -> 720p through the C API on the surfaces
+//                   (CLVF_STORAGE_DXVA2) and on host frames: the difference is the interop
+// Without CL_RG images (PoCL), only the luma plane is shared by the rows above, and they say so.
 #include <d3d11.h>
 #include <d3d9.h>
 #include <wrl/client.h>
@@ -196,6 +198,46 @@ int main(int argc, char** argv) {
   clReleaseMemObject(buffers[0]);
   clReleaseMemObject(buffers[1]);
 
+  // clvf's own operation on the surfaces (C API, CLVF_STORAGE_DXVA2: in place on devices that share
+  // host memory and lack CL_RG, else through the sharing functions), beside host frames.
+  Cost scale_dxva2 = {-1, -1}, scale_host = {-1, -1};
+  if (argc > 2 && std::strcmp(argv[2], "scale") == 0) {
+    clvf_device *shared = nullptr, *plain = nullptr;
+    clvf_device_open_d3d(wanted ? wanted : "", CLVF_D3D9EX, d9.Get(), &shared);
+    clvf_device_open(wanted ? wanted : "", &plain);
+    clvf_scale_params p;
+    clvf_scale_params_default(&p);
+    p.format = CLVF_PIX_NV12;
+    p.src_width = kWidth, p.src_height = kHeight, p.dst_width = 1280, p.dst_height = 720;
+    clvf_scale *on_host = nullptr, *on_surfaces = nullptr;
+    if (plain && clvf_scale_create(plain, &p, &on_host) == CLVF_OK) {
+      std::vector<unsigned char> in(size_t(kWidth) * kHeight * 3 / 2, 100), out(1280 * 720 * 3 / 2);
+      clvf_frame s{}, d{};
+      s.storage = d.storage = CLVF_STORAGE_HOST;
+      s.planes[0] = {in.data(), nullptr, 0, kWidth};
+      s.planes[1] = {in.data() + size_t(kWidth) * kHeight, nullptr, 0, kWidth};
+      d.planes[0] = {out.data(), nullptr, 0, 1280};
+      d.planes[1] = {out.data() + 1280 * 720, nullptr, 0, 1280};
+      scale_host = cost_ms(frames, [&] { check(clvf_scale_process(on_host, &s, &d) == CLVF_OK ? 0 : -1, "scale (host)"); });
+      clvf_scale_release(on_host);
+    }
+    p.src_storage = p.dst_storage = CLVF_STORAGE_DXVA2;
+    ComPtr<IDirect3DSurface9> out_surface;
+    d9->CreateOffscreenPlainSurface(1280, 720, kNV12, D3DPOOL_DEFAULT, &out_surface, nullptr);
+    if (shared && clvf_scale_create(shared, &p, &on_surfaces) == CLVF_OK) {
+      clvf_frame s{}, d{};
+      s.storage = d.storage = CLVF_STORAGE_DXVA2;
+      s.d3d_resource = surface.Get();
+      d.d3d_resource = out_surface.Get();
+      scale_dxva2 = cost_ms(frames, [&] { check(clvf_scale_process(on_surfaces, &s, &d) == CLVF_OK ? 0 : -1, "scale (DXVA2)"); });
+      clvf_scale_release(on_surfaces);
+    } else {
+      std::fprintf(stderr, "interop_cost: scale on DXVA2 surfaces: %s\n", clvf_last_error());
+    }
+    clvf_device_release(shared);
+    clvf_device_release(plain);
+  }
+
   std::printf("interop_cost: %s, 1080p NV12 surface, %s, %d frames (ms per frame)\n", name.c_str(), which, frames);
   std::printf("| path | median | mean |\n| --- | --- | --- |\n");
   auto row = [](const char* what, Cost c) { std::printf("| %s | %.3f | %.3f |\n", what, c.median, c.mean); };
@@ -203,6 +245,8 @@ int main(int argc, char** argv) {
   row("DX9 surface imported once: acquire + release", dx9_ms);
   if (d3d11_ms.median >= 0) row("D3D11 textures imported once: acquire + release", d3d11_ms);
   row("no interop: hwdownload + hwupload, and back", copies_ms);
+  if (scale_dxva2.median >= 0) row("clvf_scale 1080p -> 720p, DXVA2 surfaces in and out (both planes)", scale_dxva2);
+  if (scale_host.median >= 0) row("clvf_scale 1080p -> 720p, host frames (both planes)", scale_host);
   clReleaseCommandQueue(queue);
   clReleaseContext(context);
   return 0;

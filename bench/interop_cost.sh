@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Per-frame cost of sharing a 1080p NV12 surface with OpenCL, on each path that runs here
-# (emulated, under Wine), beside hwdownload + hwupload: bench/interop_cost.cpp. Runs on PoCL
-# (luma only: no CL_RG) and Oclgrind (both planes). Usage: bash bench/interop_cost.sh [frames]
+# (emulated, under Wine), beside hwdownload + hwupload, and clvf_scale on the surfaces against host
+# frames: bench/interop_cost.cpp. Runs on PoCL (sharing rows: luma only, no CL_RG) and Oclgrind
+# (both planes, no kernels). Usage: bash bench/interop_cost.sh [frames]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${CLVF_WINDOWS_BUILD_DIR:-$ROOT/build-windows}
@@ -17,6 +18,7 @@ echo /usr/lib/oclgrind/liboclgrind-rt-icd.so > "$BUILD/icd/oclgrind.icd"
 export OCL_ICD_VENDORS=$BUILD/icd
 xvfb-run -a -s "-screen 0 1024x768x24 -nolisten tcp" bash -c "
   [ -f '$WINEPREFIX/system.reg' ] || wineboot -i >/dev/null 2>&1
-  for p in Portable Oclgrind; do CLVF_TEST_PLATFORM=\$p wine '$BUILD/bin/interop_cost.exe' $FRAMES; done
+  CLVF_TEST_PLATFORM=Portable wine '$BUILD/bin/interop_cost.exe' $FRAMES scale
+  CLVF_TEST_PLATFORM=Oclgrind wine '$BUILD/bin/interop_cost.exe' $FRAMES  # no kernels: they crash under Wine
   wineserver -k 2>/dev/null || true
 "

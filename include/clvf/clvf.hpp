@@ -63,6 +63,13 @@ class Device {
     check(clvf_device_wrap(context, device, queue, &d));
     h_ = Handle(d);
   }
+  // Windows: the spec's device in a context shared with a Direct3D object (clvf_device_open_d3d),
+  // for frames of storage CLVF_STORAGE_D3D11 / CLVF_STORAGE_DXVA2.
+  static Device shared_with(clvf_d3d_kind kind, void* d3d, const std::string& spec = "") {
+    clvf_device* d = nullptr;
+    check(clvf_device_open_d3d(spec.empty() ? nullptr : spec.c_str(), kind, d3d, &d));
+    return Device(d);
+  }
   std::string name() const { return clvf_device_name(h_.get()); }
   // The OpenCL context behind the device (for the caller's buffers and images); not retained.
   cl_context context() const {
@@ -73,6 +80,7 @@ class Device {
   clvf_device* get() const noexcept { return h_.get(); }
 
  private:
+  explicit Device(clvf_device* d) : h_(d) {}
   using Handle = detail::Handle<clvf_device, clvf_device_release>;
   Handle h_;
 };

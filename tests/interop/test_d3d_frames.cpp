@@ -1,6 +1,7 @@
 // Operations on Direct3D frames through the C API (CLVF_STORAGE_DXVA2 / D3D11 on a device from
 // clvf_device_open_d3d): each result must equal, byte for byte, the same operation on OpenCL
 // images holding the same planes (the same kernels run on both).
+#include "clvf/clvf.hpp"
 #include "d3d_env.hpp"
 
 namespace clvf::test {
@@ -212,6 +213,7 @@ TEST(D3D11Frames, ColorspaceTextureSliceEqualsImages) {
   clvf_device *shared = nullptr, *plain = nullptr;
   ASSERT_EQ(clvf_device_open_d3d(spec, CLVF_D3D11, device.Get(), &shared), CLVF_OK) << clvf_last_error();
   ASSERT_EQ(clvf_device_open(spec, &plain), CLVF_OK) << clvf_last_error();
+  EXPECT_FALSE(clvf::Device::shared_with(CLVF_D3D11, device.Get(), spec).name().empty()) << "the C++ header's way";
   clvf_colorspace_params p;
   clvf_colorspace_params_default(&p);
   p.width = w, p.height = h;

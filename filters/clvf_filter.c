@@ -213,26 +213,26 @@ int ff_clvf_open_device(AVFilterContext *ctx, AVFilterLink *inlink, const char *
     else if (ctx->hw_device_ctx && ((AVHWDeviceContext *)ctx->hw_device_ctx->data)->type == AV_HWDEVICE_TYPE_OPENCL)
         device_ref = ctx->hw_device_ctx;
 
+    if (device_ref) { /* Direct3D frames: the spec's OpenCL device, in a context shared with theirs */
+        AVHWDeviceContext *dev = (AVHWDeviceContext *)device_ref->data;
+        clvf_d3d_kind kind = 0;
+        void *d3d = NULL;
 #if CONFIG_DXVA2
-    if (device_ref && ((AVHWDeviceContext *)device_ref->data)->type == AV_HWDEVICE_TYPE_DXVA2) {
-        AVDXVA2DeviceContext *hwctx = ((AVHWDeviceContext *)device_ref->data)->hwctx;
-        st = clvf_device_open_d3d(spec, CLVF_DXVA2, hwctx->devmgr, out);
-        if (st != CLVF_OK)
-            return ff_clvf_error(ctx, st, "sharing the DXVA2 device");
-        av_log(ctx, AV_LOG_VERBOSE, "OpenCL device (shared with DXVA2): %s\n", clvf_device_name(*out));
-        return 0;
-    }
+        if (dev->type == AV_HWDEVICE_TYPE_DXVA2)
+            kind = CLVF_DXVA2, d3d = ((AVDXVA2DeviceContext *)dev->hwctx)->devmgr;
 #endif
 #if CONFIG_D3D11VA
-    if (device_ref && ((AVHWDeviceContext *)device_ref->data)->type == AV_HWDEVICE_TYPE_D3D11VA) {
-        AVD3D11VADeviceContext *hwctx = ((AVHWDeviceContext *)device_ref->data)->hwctx;
-        st = clvf_device_open_d3d(spec, CLVF_D3D11, hwctx->device, out);
-        if (st != CLVF_OK)
-            return ff_clvf_error(ctx, st, "sharing the D3D11 device");
-        av_log(ctx, AV_LOG_VERBOSE, "OpenCL device (shared with D3D11): %s\n", clvf_device_name(*out));
-        return 0;
-    }
+        if (dev->type == AV_HWDEVICE_TYPE_D3D11VA)
+            kind = CLVF_D3D11, d3d = ((AVD3D11VADeviceContext *)dev->hwctx)->device;
 #endif
+        if (kind) {
+            if ((st = clvf_device_open_d3d(spec, kind, d3d, out)) != CLVF_OK)
+                return ff_clvf_error(ctx, st, "sharing the frames' Direct3D device");
+            av_log(ctx, AV_LOG_VERBOSE, "OpenCL device (shared with %s): %s\n", av_hwdevice_get_type_name(dev->type),
+                   clvf_device_name(*out));
+            return 0;
+        }
+    }
     if (device_ref) {
         AVOpenCLDeviceContext *hwctx = ((AVHWDeviceContext *)device_ref->data)->hwctx;
         st = clvf_device_wrap(hwctx->context, hwctx->device_id, hwctx->command_queue, out);

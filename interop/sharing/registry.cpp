@@ -1,7 +1,7 @@
 #include "interop/sharing/registry.hpp"
 
 #include <chrono>
-#include <thread>
+#include <cstdlib>
 
 namespace clvf::interop {
 
@@ -24,7 +24,8 @@ cl_uint reference_count(cl_event e) {
 
 }  // namespace
 
-// Never destroyed: the collector thread may outlive static destruction at process exit.
+// Never destroyed: objects may still be released during static destruction. The collector
+// thread is stopped at exit (stop_collector, registered with atexit).
 Registry& Registry::get() {
   static Registry* registry = new Registry;
   return *registry;
@@ -127,19 +128,30 @@ void Registry::collect_locked() {
 }
 
 void Registry::start_collector_locked() {
-  if (collector_running_) return;
+  if (collector_running_ || stopping_) return;
+  if (collector_.joinable()) collector_.join();  // it has left: it cleared collector_running_ under the lock
+  static const bool at_exit = [] { return std::atexit([] { Registry::get().stop_collector(); }) == 0; }();
+  (void)at_exit;
   collector_running_ = true;
-  std::thread([this] {
+  collector_ = std::thread([this] {
+    auto held = lock();
     for (;;) {
-      std::this_thread::sleep_for(kCollectInterval);
-      auto held = lock();
+      wake_.wait_for(held, kCollectInterval, [this] { return stopping_; });
+      if (stopping_) break;
       collect_locked();
-      if (tracked() == 0) {
-        collector_running_ = false;
-        return;
-      }
+      if (tracked() == 0) break;
     }
-  }).detach();
+    collector_running_ = false;
+  });
+}
+
+void Registry::stop_collector() {
+  {
+    auto held = lock();
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (collector_.joinable()) collector_.join();
 }
 
 }  // namespace clvf::interop

@@ -13,10 +13,12 @@
 #pragma once
 #include <CL/cl.h>
 
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "interop/sharing/family.hpp"
@@ -109,8 +111,13 @@ class Registry {
  private:
   Registry() = default;
   void start_collector_locked();
+  // At exit, before the OpenCL implementation tears itself down: the collector stops calling it.
+  void stop_collector();
 
   std::mutex mutex_;
+  std::condition_variable wake_;
+  std::thread collector_;
+  bool stopping_ = false;
   std::map<cl_context, SharedContext> contexts_;
   std::map<cl_mem, SharedMem> mems_;
   std::map<cl_event, cl_command_type> events_;

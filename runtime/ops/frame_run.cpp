@@ -86,7 +86,15 @@ void FramePipeline::submit(const Device& device, KernelProfile& profile, FramePl
                 fmt::format("{} frames are in flight, the most there can be; complete one first", kDepth));
   device_ = &device;
   const int slot = static_cast<int>(submitted_ % kDepth);
-  frames_.push_back(submit_frame(device, profile, src_planes, dst_planes, src, dst, slot, steps, enqueue_step));
+  // Room for the frame first: an allocation failing after its commands were enqueued would leave
+  // them running, untracked, on frames the caller then frees.
+  frames_.emplace_back();
+  try {
+    frames_.back() = submit_frame(device, profile, src_planes, dst_planes, src, dst, slot, steps, enqueue_step);
+  } catch (...) {
+    frames_.pop_back();
+    throw;
+  }
   ++submitted_;
 }
 

@@ -5,8 +5,8 @@
 // rebuilt from source) or cannot report (a release) - finish with exactly the output of a clean
 // run. Nothing may crash, and the next clean job in the same process must give the clean output
 // again. Leaks show under the sanitizer build (scripts/sanitize.sh runs this too). The same for
-// the N-th allocation libclvf makes (tests/fault/alloc_fault.cpp; not under the sanitizers, whose
-// operator new comes first).
+// the N-th allocation libclvf makes (tests/fault/alloc_fault.cpp, in this executable: under ASan
+// too; not under valgrind, whose operator new comes first).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -179,7 +179,7 @@ void sweep_allocations(const char* what, const Job& job) {
   const long calls = clvf_alloc_fault_calls();
   clvf_alloc_fault_arm(0);
   ASSERT_EQ(clean.status, CLVF_OK) << clean.message;
-  if (calls == 0) GTEST_SKIP() << "operator new is not the interposer's here (a sanitizer's or valgrind's comes first)";
+  if (calls == 0) GTEST_SKIP() << "operator new is not the interposer's here (valgrind's comes first)";
   int reported = 0;
   for (long n = 1; n <= calls; ++n) {
     clvf_alloc_fault_arm(n);

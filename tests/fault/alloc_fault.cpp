@@ -1,8 +1,9 @@
-// Test-only allocation fault injection, in the same interposer library as cl_fault.c: replaces
-// operator new, counts the calls made from libclvf's own code after clvf_alloc_fault_arm(N) and
-// makes the N-th throw std::bad_alloc, as an exhausted heap would (arm with LONG_MAX to count
-// only, 0 to stop). Under AddressSanitizer or valgrind their operator new comes first and this
-// one is never called (clvf_alloc_fault_calls() stays 0).
+// Test-only allocation fault injection, linked into the test executable: replaces operator new,
+// counts the calls made from libclvf's own code after clvf_alloc_fault_arm(N) and makes the N-th
+// throw std::bad_alloc, as an exhausted heap would (arm with LONG_MAX to count only, 0 to stop).
+// Being the executable's, it comes before AddressSanitizer's operator new too, so the sweeps run
+// leak-checked there; under valgrind, whose operator new still comes first, this one is never
+// called (clvf_alloc_fault_calls() stays 0).
 #include <dlfcn.h>
 #include <link.h>
 
@@ -61,3 +62,25 @@ void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+// The other forms, so that every allocation and release of the process goes through malloc/free
+// here (under ASan its own forms would otherwise pair with these).
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  try {
+    return allocate(n, __builtin_return_address(0));
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept { return operator new(n, t); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void* operator new(std::size_t n, std::align_val_t a) {
+  const std::size_t al = static_cast<std::size_t>(a);
+  if (void* p = std::aligned_alloc(al, (n + al - 1) / al * al)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n, std::align_val_t a) { return operator new(n, a); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }

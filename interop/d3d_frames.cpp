@@ -6,6 +6,7 @@
 
 #include "clvf/cl_interop.h"
 #include "runtime/error.hpp"
+#include "runtime/ops/pixel_format.hpp"
 
 #if defined(_WIN32)
 #include "interop/dx9/d3d9_formats.hpp"
@@ -63,17 +64,6 @@ void D3DSides::release_quietly() {
 
 namespace {
 
-// The image formats of a frame's planes, as the sharing extensions make them.
-std::vector<std::pair<cl_channel_order, cl_channel_type>> plane_image_formats(clvf_pixel_format format) {
-  switch (format) {
-    case CLVF_PIX_NV12: return {{CL_R, CL_UNORM_INT8}, {CL_RG, CL_UNORM_INT8}};
-    case CLVF_PIX_P010: return {{CL_R, CL_UNORM_INT16}, {CL_RG, CL_UNORM_INT16}};
-    case CLVF_PIX_RGBA: return {{CL_RGBA, CL_UNORM_INT8}};
-    case CLVF_PIX_BGRA: return {{CL_BGRA, CL_UNORM_INT8}};
-    default: return {{CL_R, CL_UNORM_INT8}, {CL_R, CL_UNORM_INT8}, {CL_R, CL_UNORM_INT8}};
-  }
-}
-
 D3DFORMAT d3d9_format(clvf_pixel_format format) {
   switch (format) {
     case CLVF_PIX_NV12: return static_cast<D3DFORMAT>(MAKEFOURCC('N', 'V', '1', '2'));
@@ -98,8 +88,9 @@ D3DFrames::D3DFrames(std::shared_ptr<Device> device, clvf_storage storage, clvf_
     throw Error(CLVF_ERROR_UNSUPPORTED,
                 fmt::format("{} frames: {} storage takes {}", which, storage_name(storage),
                             d3d11 ? "nv12, p010, rgba and bgra" : "nv12, yuv420p (YV12 surfaces), rgba and bgra"));
-  for (auto [order, type] : plane_image_formats(format))
-    if (!device_->supports_image_format(order, type)) buffers_ = true;
+  const PixelFormat& layout = *find_pixel_format(format);  // plane_parts accepted it
+  for (const PlaneLayout& plane : layout.planes)
+    if (!device_->supports_image_format(plane.image_order, layout.image_type)) buffers_ = true;
   if (buffers_ && d3d11)
     throw Error(CLVF_ERROR_UNSUPPORTED, fmt::format("{} frames: {} has no image format for every plane of these "
                                                     "D3D11 frames (NV12 needs CL_RG)",
@@ -209,7 +200,8 @@ clvf_frame D3DFrames::copy_in(const clvf_frame& frame) {
   D3DLOCKED_RECT rect;
   if (FAILED(surface->LockRect(&rect, nullptr, output_ && in_place ? 0 : D3DLOCK_READONLY)))
     throw Error(CLVF_ERROR_OPENCL, fmt::format("{} DXVA2 frame: LockRect failed", which_));
-  const size_t count = plane_image_formats(format_).size();
+  const PixelFormat& layout = *find_pixel_format(format_);
+  const size_t count = layout.planes.size();
   clvf_frame out{};
   out.storage = CLVF_STORAGE_CL_BUFFER;
   plane_bytes_.resize(count);
@@ -217,8 +209,7 @@ clvf_frame D3DFrames::copy_in(const clvf_frame& frame) {
     for (size_t i = 0; i < count; ++i) {
       SurfacePlane p;
       d3d9_plane(desc.Format, desc.Width, desc.Height, size_t(rect.Pitch), unsigned(i), &p);
-      const size_t element = format_ == CLVF_PIX_NV12 && i == 1 ? 2 : count == 1 ? 4 : 1;
-      const size_t row = p.width * element;
+      const size_t row = p.width * size_t(layout.planes[i].channels * layout.bytes);
       auto* bits = static_cast<unsigned char*>(rect.pBits) + p.offset;
       if (in_place) {
         const cl_mem_flags access = output_ ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY;

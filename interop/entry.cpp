@@ -12,6 +12,7 @@
 #if defined(_WIN32)
 #include "interop/d3d11/d3d11_sharing.hpp"
 #include "interop/sharing/acquire.hpp"
+#include "interop/sharing/amd_planes.hpp"
 #include "interop/dx9/dx9_sharing.hpp"
 #endif
 
@@ -38,27 +39,48 @@ cl_platform_id context_platform(const cl_context_properties* properties, cl_uint
 
 // The platform's extension string. Its reported size is not trusted (Wine's opencl.dll reports
 // more than the string holds).
-std::string platform_extensions(cl_platform_id platform) {
+template <typename Query>
+std::string extension_string(Query&& query) {
   size_t size = 0;
-  if (clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
+  if (query(0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
   std::vector<char> text(size + 1, '\0');
-  if (clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS, size, text.data(), nullptr) != CL_SUCCESS) return {};
+  if (query(size, text.data(), nullptr) != CL_SUCCESS) return {};
   return std::string(text.data(), strnlen(text.data(), size));
+}
+
+// The platform's extensions and its devices' (a vendor extension may be listed in either).
+std::string platform_extensions(cl_platform_id platform) {
+  std::string all = extension_string([&](size_t n, void* v, size_t* r) {
+    return clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS, n, v, r);
+  });
+  cl_uint count = 0;
+  if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &count) != CL_SUCCESS || count == 0) return all;
+  std::vector<cl_device_id> devices(count);
+  if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, count, devices.data(), nullptr) != CL_SUCCESS) return all;
+  for (cl_device_id device : devices)
+    all += " " + extension_string([&](size_t n, void* v, size_t* r) {
+      return clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, n, v, r);
+    });
+  return all;
 }
 
 struct SharingFunction {
   const char* name;
   bool d3d11;  // else DX9 media
   void* emulated;
+  void* amd = nullptr;  // on the native_amd path: the translation (else the platform's own)
 };
 
 const SharingFunction kFunctions[] = {
     {"clGetDeviceIDsFromD3D11KHR", true, reinterpret_cast<void*>(&emulated::clGetDeviceIDsFromD3D11KHR)},
     {"clCreateFromD3D11BufferKHR", true, reinterpret_cast<void*>(&emulated::clCreateFromD3D11BufferKHR)},
-    {"clCreateFromD3D11Texture2DKHR", true, reinterpret_cast<void*>(&emulated::clCreateFromD3D11Texture2DKHR)},
+    {"clCreateFromD3D11Texture2DKHR", true, reinterpret_cast<void*>(&emulated::clCreateFromD3D11Texture2DKHR),
+     reinterpret_cast<void*>(&amd::clCreateFromD3D11Texture2DKHR)},
     {"clCreateFromD3D11Texture3DKHR", true, reinterpret_cast<void*>(&emulated::clCreateFromD3D11Texture3DKHR)},
-    {"clEnqueueAcquireD3D11ObjectsKHR", true, reinterpret_cast<void*>(&acquire_objects<kD3D11Family>)},
-    {"clEnqueueReleaseD3D11ObjectsKHR", true, reinterpret_cast<void*>(&release_objects<kD3D11Family>)},
+    {"clEnqueueAcquireD3D11ObjectsKHR", true, reinterpret_cast<void*>(&acquire_objects<kD3D11Family>),
+     reinterpret_cast<void*>(&amd_acquire_objects<kD3D11Family>)},
+    {"clEnqueueReleaseD3D11ObjectsKHR", true, reinterpret_cast<void*>(&release_objects<kD3D11Family>),
+     reinterpret_cast<void*>(&amd_release_objects<kD3D11Family>)},
     {"clGetDeviceIDsFromDX9MediaAdapterKHR", false,
      reinterpret_cast<void*>(&emulated::clGetDeviceIDsFromDX9MediaAdapterKHR)},
     {"clCreateFromDX9MediaSurfaceKHR", false, reinterpret_cast<void*>(&emulated::clCreateFromDX9MediaSurfaceKHR)},
@@ -109,6 +131,7 @@ CLVF_API void* CL_API_CALL clvfGetExtensionFunctionAddressForPlatform(cl_platfor
       SharingPaths paths = choose_sharing_paths(platform_extensions(platform));
       SharingPath path = f.d3d11 ? paths.d3d11 : paths.dx9;
       if (path == SharingPath::emulated) return f.emulated;
+      if (path == SharingPath::native_amd && f.amd) return amd_planar_functions(platform) ? f.amd : nullptr;
       std::string platform_name(platform_function_name(path, name));
       return clGetExtensionFunctionAddressForPlatform(platform, platform_name.c_str());
     } catch (const std::bad_alloc&) {

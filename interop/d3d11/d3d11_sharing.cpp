@@ -6,6 +6,7 @@
 #include "interop/com_status.hpp"
 #include "interop/d3d11/dxgi_formats.hpp"
 #include "interop/d3d11/staging.hpp"
+#include "interop/sharing/amd_planes.hpp"
 #include "interop/sharing/create_guard.hpp"
 #include "interop/sharing/devices.hpp"
 #include "interop/sharing/image.hpp"
@@ -227,5 +228,30 @@ cl_mem CL_API_CALL clCreateFromD3D11Texture3DKHR(cl_context context, cl_mem_flag
 }
 
 }  // namespace emulated
+
+namespace amd {
+
+cl_mem CL_API_CALL clCreateFromD3D11Texture2DKHR(cl_context context, cl_mem_flags flags, ID3D11Texture2D* resource,
+                                                 UINT subresource, cl_int* errcode_ret) {
+  return create_guarded(errcode_ret, [&](Registry& registry) {
+    const AmdPlanarFunctions* driver = amd_planar_functions(platform_of(context));
+    if (driver == nullptr) return fail_mem(CL_INVALID_CONTEXT, errcode_ret);
+    ComPtr<ID3D11Texture2D> texture;
+    if (resource && FAILED(resource->QueryInterface(IID_PPV_ARGS(&texture)))) texture = nullptr;
+    D3D11_TEXTURE2D_DESC desc = {};
+    if (texture) texture->GetDesc(&desc);
+    PlaneFormat planes[2];
+    if (!texture || dxgi_planes(desc.Format, planes) != 2)
+      return driver->create_texture2d(context, flags, resource, subresource, errcode_ret);
+    if (!valid_sharing_flags(flags) || subresource >= 2 * desc.ArraySize || desc.MipLevels != 1)
+      return fail_mem(CL_INVALID_VALUE, errcode_ret);
+    SharedMem info = shared_mem(context, flags, texture.Get(), {com_identity(texture.Get()), subresource}, nullptr);
+    info.image_info[CL_IMAGE_D3D11_SUBRESOURCE_KHR] = info_bytes(subresource);
+    return create_amd_plane(registry, *driver, std::move(info), resource, subresource / 2, subresource % 2,
+                            errcode_ret);
+  });
+}
+
+}  // namespace amd
 
 }  // namespace clvf::interop

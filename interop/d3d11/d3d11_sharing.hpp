@@ -1,5 +1,6 @@
 // cl_khr_d3d11_sharing, emulated: the functions with the extension's signatures, and what
-// context creation needs to accept CL_CONTEXT_D3D11_DEVICE_KHR (Windows only).
+// context creation needs to accept CL_CONTEXT_D3D11_DEVICE_KHR (Windows only). Also the texture
+// creation of AMD's driver with planar textures translated.
 #pragma once
 #include <CL/cl_d3d11.h>
 
@@ -20,5 +21,11 @@ cl_mem CL_API_CALL clCreateFromD3D11BufferKHR(cl_context, cl_mem_flags, ID3D11Bu
 cl_mem CL_API_CALL clCreateFromD3D11Texture2DKHR(cl_context, cl_mem_flags, ID3D11Texture2D*, UINT, cl_int*);
 cl_mem CL_API_CALL clCreateFromD3D11Texture3DKHR(cl_context, cl_mem_flags, ID3D11Texture3D*, UINT, cl_int*);
 }  // namespace emulated
+
+namespace amd {
+// clCreateFromD3D11Texture2DKHR on AMD's driver: planar textures (NV12, P010, P016) follow KHR's
+// subresource 2i+p through sharing/amd_planes.hpp; other textures go to the driver unchanged.
+cl_mem CL_API_CALL clCreateFromD3D11Texture2DKHR(cl_context, cl_mem_flags, ID3D11Texture2D*, UINT, cl_int*);
+}  // namespace amd
 
 }  // namespace clvf::interop

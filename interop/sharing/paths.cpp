@@ -32,7 +32,7 @@ constexpr Spelling kD3D11Names[] = {
 SharingPaths choose_sharing_paths(std::string_view extensions) {
   SharingPaths paths;
   if (has_extension(extensions, "cl_khr_d3d11_sharing"))
-    paths.d3d11 = SharingPath::native;
+    paths.d3d11 = has_extension(extensions, "cl_amd_planar_yuv") ? SharingPath::native_amd : SharingPath::native;
   else if (has_extension(extensions, "cl_nv_d3d11_sharing"))
     paths.d3d11 = SharingPath::vendor_nv;
   if (has_extension(extensions, "cl_khr_dx9_media_sharing")) paths.dx9 = SharingPath::native;
@@ -40,7 +40,7 @@ SharingPaths choose_sharing_paths(std::string_view extensions) {
 }
 
 std::string_view platform_function_name(SharingPath path, std::string_view khr_name) {
-  if (path == SharingPath::native) return khr_name;
+  if (path == SharingPath::native || path == SharingPath::native_amd) return khr_name;
   if (path == SharingPath::vendor_nv)
     for (const Spelling& s : kD3D11Names)
       if (s.khr == khr_name) return s.nv;

@@ -29,7 +29,9 @@ const Recorded kPlatforms[] = {
     {"AMD Accelerated Parallel Processing",
      "cl_khr_icd cl_khr_d3d10_sharing cl_khr_d3d11_sharing cl_khr_dx9_media_sharing cl_amd_event_callback "
      "cl_amd_offline_devices cl_amd_planar_yuv",
-     SharingPath::native, SharingPath::native},
+     SharingPath::native_amd, SharingPath::native},
+    {"AMD without planar YUV", "cl_khr_icd cl_khr_d3d11_sharing cl_khr_dx9_media_sharing", SharingPath::native,
+     SharingPath::native},
     {"Portable Computing Language", "cl_khr_icd cl_pocl_content_size", SharingPath::emulated, SharingPath::emulated},
     {"Oclgrind", "cl_khr_icd", SharingPath::emulated, SharingPath::emulated},
     // Names that merely contain the extension's name are not the extension.
@@ -47,6 +49,8 @@ TEST(SharingPaths, ChosenFromRecordedPlatforms) {
 
 TEST(SharingPaths, PlatformFunctionNames) {
   EXPECT_EQ(platform_function_name(SharingPath::native, "clCreateFromD3D11BufferKHR"), "clCreateFromD3D11BufferKHR");
+  EXPECT_EQ(platform_function_name(SharingPath::native_amd, "clGetDeviceIDsFromD3D11KHR"),
+            "clGetDeviceIDsFromD3D11KHR");
   EXPECT_EQ(platform_function_name(SharingPath::vendor_nv, "clCreateFromD3D11Texture2DKHR"),
             "clCreateFromD3D11Texture2DNV");
   EXPECT_EQ(platform_function_name(SharingPath::vendor_nv, "clEnqueueReleaseD3D11ObjectsKHR"),

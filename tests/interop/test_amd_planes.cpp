@@ -1,0 +1,365 @@
+// The translation of AMD's D3D11 sharing to KHR's planar convention (interop/sharing/amd_planes),
+// against a model of AMD's driver: no AMD driver runs here. The model does what FFmpeg's
+// hwcontext_opencl and AMD's own tests rely on: clCreateFromD3D11Texture2DKHR(texture, slice)
+// gives one object for the slice, clGetPlaneFromImageAMD gives its planes as CL_UNSIGNED_INT8/16
+// images, clConvertImageAMD re-types an image, and only the slice objects can be acquired and
+// released, each once. The objects are real OpenCL objects on the test device (PoCL by default).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "clvf/cl_interop.h"
+#include "interop/sharing/amd_planes.hpp"
+
+namespace clvf::interop {
+namespace {
+
+// The D3D11 family's values (CL/cl_d3d11.h needs d3d11.h, which Linux has not).
+const Family kFamily = {"D3D11", -1006, -1007, -1008, -1009, 0x4020, 0x4021};
+constexpr cl_uint kResourceQuery = 0x401E, kSubresourceQuery = 0x401F;
+
+struct Texture {
+  size_t width, height;
+};
+
+struct Driver {
+  cl_context context = nullptr;
+  std::map<cl_mem, const Texture*> slices;  // the driver's slice objects
+  std::map<cl_mem, bool> acquired;
+  std::vector<std::pair<const void*, cl_uint>> created;  // texture, slice
+  std::vector<cl_mem> made;                              // the slice objects, in order
+  std::vector<std::vector<cl_mem>> acquires, releases;
+  cl_channel_type plane_type = CL_UNSIGNED_INT8;
+  cl_channel_order chroma_order = CL_RG;
+  cl_int fail_next = CL_SUCCESS;
+};
+Driver* driver = nullptr;
+
+cl_mem image(cl_context context, cl_image_format format, size_t width, size_t height, cl_int* err) {
+  cl_image_desc desc = {};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = width;
+  desc.image_height = height;
+  return clCreateImage(context, CL_MEM_READ_WRITE, &format, &desc, nullptr, err);
+}
+
+cl_mem CL_API_CALL create(cl_context context, cl_mem_flags flags, void* texture, cl_uint slice, cl_int* err) {
+  const auto* t = static_cast<const Texture*>(texture);
+  cl_mem mem = clCreateBuffer(context, flags, t->width * t->height * 3 / 2, nullptr, err);
+  if (mem) {
+    clRetainMemObject(mem);  // the test's own, to watch the count
+    driver->slices[mem] = t;
+    driver->created.emplace_back(texture, slice);
+    driver->made.push_back(mem);
+  }
+  return mem;
+}
+
+cl_mem CL_API_CALL get_plane(cl_context context, cl_mem slice, cl_uint plane, cl_int* err) {
+  auto it = driver->slices.find(slice);
+  if (it == driver->slices.end() || plane > 1) {
+    *err = it == driver->slices.end() ? CL_INVALID_MEM_OBJECT : CL_INVALID_VALUE;
+    return nullptr;
+  }
+  const Texture& t = *it->second;
+  cl_image_format format = {plane ? driver->chroma_order : CL_R, driver->plane_type};
+  return image(context, format, plane ? t.width / 2 : t.width, plane ? t.height / 2 : t.height, err);
+}
+
+cl_mem CL_API_CALL convert(cl_context context, cl_mem from, const cl_image_format* format, cl_int* err) {
+  size_t width = 0, height = 0;
+  clGetImageInfo(from, CL_IMAGE_WIDTH, sizeof width, &width, nullptr);
+  clGetImageInfo(from, CL_IMAGE_HEIGHT, sizeof height, &height, nullptr);
+  return image(context, *format, width, height, err);
+}
+
+cl_int transfer(bool acquire, cl_command_queue queue, cl_uint n, const cl_mem* objects, cl_uint num_events,
+                const cl_event* wait_list, cl_event* event) {
+  if (cl_int err = std::exchange(driver->fail_next, CL_SUCCESS); err != CL_SUCCESS) return err;
+  for (cl_uint i = 0; i < n; ++i) {
+    if (!driver->slices.count(objects[i])) return CL_INVALID_MEM_OBJECT;
+    if (driver->acquired[objects[i]] == acquire) return acquire ? -1008 : -1009;
+  }
+  for (cl_uint i = 0; i < n; ++i) driver->acquired[objects[i]] = acquire;
+  (acquire ? driver->acquires : driver->releases).emplace_back(objects, objects + n);
+  return clEnqueueMarkerWithWaitList(queue, num_events, wait_list, event);
+}
+cl_int CL_API_CALL acquire(cl_command_queue q, cl_uint n, const cl_mem* o, cl_uint ne, const cl_event* w, cl_event* e) {
+  return transfer(true, q, n, o, ne, w, e);
+}
+cl_int CL_API_CALL release(cl_command_queue q, cl_uint n, const cl_mem* o, cl_uint ne, const cl_event* w, cl_event* e) {
+  return transfer(false, q, n, o, ne, w, e);
+}
+
+cl_uint references(cl_mem mem) {
+  cl_uint n = 0;
+  clGetMemObjectInfo(mem, CL_MEM_REFERENCE_COUNT, sizeof n, &n, nullptr);
+  return n;
+}
+
+bool supported(cl_context context, cl_image_format format) {
+  cl_uint count = 0;
+  clGetSupportedImageFormats(context, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &count);
+  std::vector<cl_image_format> formats(count);
+  clGetSupportedImageFormats(context, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, count, formats.data(), nullptr);
+  return std::any_of(formats.begin(), formats.end(), [&](const cl_image_format& f) {
+    return f.image_channel_order == format.image_channel_order &&
+           f.image_channel_data_type == format.image_channel_data_type;
+  });
+}
+
+class AmdPlanes : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    cl_platform_id platform = nullptr;
+    ASSERT_EQ(clGetPlatformIDs(1, &platform, nullptr), CL_SUCCESS);
+    cl_device_id device = nullptr;
+    ASSERT_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr), CL_SUCCESS);
+    cl_int err = CL_SUCCESS;
+    context_ = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    queue_ = clCreateCommandQueue(context_, device, 0, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    model_.context = context_;
+    // PoCL has no CL_RG images; the chroma plane's channel order does not matter to the translation.
+    if (!supported(context_, {CL_RG, CL_UNSIGNED_INT8}) || !supported(context_, {CL_RG, CL_UNORM_INT8}))
+      model_.chroma_order = CL_RGBA;
+    driver = &model_;
+    functions_ = {&create, &get_plane, &convert, &acquire, &release};
+    set_amd_planar_functions(platform, functions_);
+  }
+
+  void TearDown() override {
+    for (cl_mem m : planes_) clReleaseMemObject(m);
+    Registry::get().collect();
+    for (auto& [slice, texture] : model_.slices) {
+      EXPECT_EQ(references(slice), 1u) << "only the test's own reference is left";
+      clReleaseMemObject(slice);
+    }
+    clReleaseCommandQueue(queue_);
+    clReleaseContext(context_);
+    driver = nullptr;
+  }
+
+  // The KHR object for `subresource` (2 × slice + plane) of `texture`.
+  cl_mem plane(const Texture& texture, cl_uint subresource, cl_mem_flags flags = CL_MEM_READ_ONLY,
+               cl_int* err_out = nullptr) {
+    SharedMem info;
+    info.context = context_;
+    info.family = &kFamily;
+    info.flags = flags;
+    info.key = {&texture, subresource};
+    info.mem_info[kResourceQuery] = info_bytes(&texture);
+    info.image_info[kSubresourceQuery] = info_bytes(subresource);
+    cl_int err = -1;
+    Registry& registry = Registry::get();
+    cl_mem mem = nullptr;
+    {
+      auto held = registry.lock();
+      mem = create_amd_plane(registry, functions_, std::move(info), const_cast<Texture*>(&texture),
+                             subresource / 2, subresource % 2, &err);
+    }
+    if (err_out) *err_out = err;
+    if (mem) planes_.push_back(mem);
+    return mem;
+  }
+
+  void drop(cl_mem mem) {
+    planes_.erase(std::find(planes_.begin(), planes_.end(), mem));
+    clReleaseMemObject(mem);
+    Registry::get().collect();
+  }
+
+  cl_int transfer(bool acquire, std::vector<cl_mem> objects, cl_event* event = nullptr) {
+    return amd_enqueue_transfer(kFamily, acquire, queue_, static_cast<cl_uint>(objects.size()), objects.data(), 0,
+                                nullptr, event);
+  }
+
+  cl_mem slice_object(size_t index) const { return index < model_.made.size() ? model_.made[index] : nullptr; }
+
+  Driver model_;
+  AmdPlanarFunctions functions_;
+  cl_context context_ = nullptr;
+  cl_command_queue queue_ = nullptr;
+  std::vector<cl_mem> planes_;
+};
+
+cl_image_format format_of(cl_mem mem) {
+  cl_image_format f = {};
+  clGetImageInfo(mem, CL_IMAGE_FORMAT, sizeof f, &f, nullptr);
+  return f;
+}
+size_t image_size(cl_mem mem, cl_image_info which) {
+  size_t n = 0;
+  clGetImageInfo(mem, which, sizeof n, &n, nullptr);
+  return n;
+}
+
+TEST_F(AmdPlanes, PlanesOfOneSliceShareOneDriverObject) {
+  const Texture texture{64, 36};
+  cl_mem luma = plane(texture, 0), chroma = plane(texture, 1, CL_MEM_READ_WRITE), next = plane(texture, 2);
+  ASSERT_TRUE(luma && chroma && next);
+  ASSERT_EQ(model_.created.size(), 2u) << "one driver object per array slice";
+  EXPECT_EQ(model_.created[0].second, 0u);
+  EXPECT_EQ(model_.created[1].second, 1u);
+  EXPECT_EQ(format_of(luma).image_channel_order, static_cast<cl_channel_order>(CL_R));
+  EXPECT_EQ(format_of(luma).image_channel_data_type, static_cast<cl_channel_type>(CL_UNORM_INT8));
+  EXPECT_EQ(format_of(chroma).image_channel_order, model_.chroma_order);
+  EXPECT_EQ(format_of(chroma).image_channel_data_type, static_cast<cl_channel_type>(CL_UNORM_INT8));
+  EXPECT_EQ(image_size(luma, CL_IMAGE_WIDTH), 64u);
+  EXPECT_EQ(image_size(chroma, CL_IMAGE_HEIGHT), 18u);
+  // The extension's queries, and the flags each plane was created with.
+  cl_uint subresource = 0;
+  EXPECT_EQ(clvfGetImageInfo(chroma, kSubresourceQuery, sizeof subresource, &subresource, nullptr), CL_SUCCESS);
+  EXPECT_EQ(subresource, 1u);
+  const void* resource = nullptr;
+  EXPECT_EQ(clvfGetMemObjectInfo(next, kResourceQuery, sizeof resource, &resource, nullptr), CL_SUCCESS);
+  EXPECT_EQ(resource, &texture);
+  cl_mem_flags flags = 0;
+  EXPECT_EQ(clvfGetMemObjectInfo(luma, CL_MEM_FLAGS, sizeof flags, &flags, nullptr), CL_SUCCESS);
+  EXPECT_EQ(flags, static_cast<cl_mem_flags>(CL_MEM_READ_ONLY));
+  EXPECT_EQ(clvfGetMemObjectInfo(chroma, CL_MEM_FLAGS, sizeof flags, &flags, nullptr), CL_SUCCESS);
+  EXPECT_EQ(flags, static_cast<cl_mem_flags>(CL_MEM_READ_WRITE));
+}
+
+TEST_F(AmdPlanes, SameSubresourceTwiceIsRefused) {
+  const Texture texture{32, 32};
+  ASSERT_NE(plane(texture, 1), nullptr);
+  cl_int err = 0;
+  EXPECT_EQ(plane(texture, 1, CL_MEM_READ_ONLY, &err), nullptr);
+  EXPECT_EQ(err, kFamily.invalid_resource);
+  EXPECT_EQ(model_.created.size(), 1u);
+}
+
+TEST_F(AmdPlanes, SixteenBitPlanesBecomeUnorm16) {
+  model_.plane_type = CL_UNSIGNED_INT16;
+  if (!supported(context_, {CL_R, CL_UNSIGNED_INT16}) || !supported(context_, {CL_R, CL_UNORM_INT16}))
+    GTEST_SKIP() << "the device has no 16-bit single-channel images";
+  const Texture p010{16, 16};
+  cl_mem luma = plane(p010, 0);
+  ASSERT_NE(luma, nullptr);
+  EXPECT_EQ(format_of(luma).image_channel_data_type, static_cast<cl_channel_type>(CL_UNORM_INT16));
+}
+
+TEST_F(AmdPlanes, UnknownPlaneTypeIsRefusedAndNothingLeaks) {
+  model_.plane_type = CL_FLOAT;
+  if (!supported(context_, {CL_R, CL_FLOAT})) GTEST_SKIP() << "the device has no float images";
+  const Texture texture{16, 16};
+  cl_int err = 0;
+  EXPECT_EQ(plane(texture, 0, CL_MEM_READ_ONLY, &err), nullptr);
+  EXPECT_EQ(err, CL_IMAGE_FORMAT_NOT_SUPPORTED);
+  ASSERT_EQ(model_.slices.size(), 1u);
+  EXPECT_EQ(references(slice_object(0)), 1u) << "the slice object of a failed plane is released";
+}
+
+TEST_F(AmdPlanes, SliceObjectLivesWhileAnyPlaneDoes) {
+  const Texture texture{32, 32};
+  cl_mem luma = plane(texture, 0), chroma = plane(texture, 1);
+  ASSERT_TRUE(luma && chroma);
+  cl_mem slice = slice_object(0);
+  EXPECT_EQ(references(slice), 2u);
+  drop(luma);
+  EXPECT_EQ(references(slice), 2u);
+  drop(chroma);
+  EXPECT_EQ(references(slice), 1u) << "released when its last plane is";
+  // A new plane of the same slice makes a new driver object.
+  ASSERT_NE(plane(texture, 1), nullptr);
+  EXPECT_EQ(model_.created.size(), 2u);
+}
+
+TEST_F(AmdPlanes, SliceIsAcquiredWithItsFirstPlaneAndReleasedWithItsLast) {
+  const Texture texture{32, 32};
+  cl_mem luma = plane(texture, 0), chroma = plane(texture, 1);
+  ASSERT_TRUE(luma && chroma);
+  ASSERT_EQ(transfer(true, {luma}), CL_SUCCESS);
+  ASSERT_EQ(model_.acquires.size(), 1u);
+  EXPECT_EQ(model_.acquires[0], std::vector<cl_mem>{slice_object(0)});
+  // The slice is already held: the second plane's acquire only orders, and reports its kind.
+  cl_event event = nullptr;
+  ASSERT_EQ(transfer(true, {chroma}, &event), CL_SUCCESS);
+  EXPECT_EQ(model_.acquires.size(), 1u);
+  ASSERT_NE(event, nullptr);
+  cl_command_type type = 0;
+  EXPECT_EQ(clvfGetEventInfo(event, CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr), CL_SUCCESS);
+  EXPECT_EQ(type, kFamily.acquire_command);
+  EXPECT_EQ(clWaitForEvents(1, &event), CL_SUCCESS);
+  clReleaseEvent(event);
+  EXPECT_EQ(transfer(true, {luma}), kFamily.already_acquired);
+  ASSERT_EQ(transfer(false, {luma}), CL_SUCCESS);
+  EXPECT_TRUE(model_.releases.empty()) << "the chroma plane still holds the slice";
+  ASSERT_EQ(transfer(false, {chroma}), CL_SUCCESS);
+  ASSERT_EQ(model_.releases.size(), 1u);
+  EXPECT_EQ(model_.releases[0], std::vector<cl_mem>{slice_object(0)});
+  EXPECT_EQ(transfer(false, {chroma}), kFamily.not_acquired);
+  EXPECT_EQ(clFinish(queue_), CL_SUCCESS);
+}
+
+TEST_F(AmdPlanes, MixedListIsOneDriverCall) {
+  const Texture a{32, 32}, b{16, 16};
+  cl_mem a0 = plane(a, 0), a1 = plane(a, 1), b0 = plane(b, 0);
+  ASSERT_TRUE(a0 && a1 && b0);
+  // A single-plane texture: the driver's own object, passed through untouched.
+  cl_int err = 0;
+  const Texture rgba{8, 8};
+  cl_mem own = create(context_, CL_MEM_READ_WRITE, const_cast<Texture*>(&rgba), 0, &err);
+  ASSERT_NE(own, nullptr);
+  cl_event event = nullptr;
+  ASSERT_EQ(transfer(true, {a0, own, a1, b0}, &event), CL_SUCCESS);
+  ASSERT_EQ(model_.acquires.size(), 1u);
+  std::vector<cl_mem> expected = {slice_object(0), own, slice_object(1)};
+  std::vector<cl_mem> got = model_.acquires[0];
+  std::sort(expected.begin(), expected.end());
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, expected);
+  EXPECT_EQ(clWaitForEvents(1, &event), CL_SUCCESS);
+  clReleaseEvent(event);
+  ASSERT_EQ(transfer(false, {a1, b0, own, a0}), CL_SUCCESS);
+  ASSERT_EQ(model_.releases.size(), 1u);
+  EXPECT_EQ(model_.releases[0].size(), 3u);
+  // Lists of only the driver's objects go to the driver as they are.
+  EXPECT_EQ(transfer(true, {own}), CL_SUCCESS);
+  EXPECT_EQ(model_.acquires.back(), std::vector<cl_mem>{own});
+  EXPECT_EQ(transfer(false, {own}), CL_SUCCESS);
+  clFinish(queue_);
+  clReleaseMemObject(own);  // the test's reference stays until TearDown
+}
+
+TEST_F(AmdPlanes, AllOrNothing) {
+  const Texture texture{32, 32};
+  cl_mem luma = plane(texture, 0), chroma = plane(texture, 1);
+  ASSERT_TRUE(luma && chroma);
+  EXPECT_EQ(transfer(true, {luma, chroma, luma}), kFamily.already_acquired);
+  EXPECT_TRUE(model_.acquires.empty());
+  // The driver refuses: no plane changes state.
+  model_.fail_next = CL_OUT_OF_RESOURCES;
+  EXPECT_EQ(transfer(true, {luma, chroma}), CL_OUT_OF_RESOURCES);
+  EXPECT_EQ(transfer(false, {luma}), kFamily.not_acquired);
+  ASSERT_EQ(transfer(true, {luma, chroma}), CL_SUCCESS);
+  EXPECT_EQ(model_.acquires.size(), 1u);
+  model_.fail_next = CL_OUT_OF_RESOURCES;
+  EXPECT_EQ(transfer(false, {luma, chroma}), CL_OUT_OF_RESOURCES);
+  EXPECT_EQ(transfer(true, {chroma}), kFamily.already_acquired);
+  ASSERT_EQ(transfer(false, {luma, chroma}), CL_SUCCESS);
+  clFinish(queue_);
+}
+
+TEST_F(AmdPlanes, PlaneOfAnotherContextIsRefused) {
+  const Texture texture{32, 32};
+  cl_mem luma = plane(texture, 0);
+  ASSERT_NE(luma, nullptr);
+  cl_device_id device = nullptr;
+  clGetCommandQueueInfo(queue_, CL_QUEUE_DEVICE, sizeof device, &device, nullptr);
+  cl_int err = 0;
+  cl_context other = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+  cl_command_queue queue = clCreateCommandQueue(other, device, 0, &err);
+  EXPECT_EQ(amd_enqueue_transfer(kFamily, true, queue, 1, &luma, 0, nullptr, nullptr), CL_INVALID_CONTEXT);
+  EXPECT_TRUE(model_.acquires.empty());
+  clReleaseCommandQueue(queue);
+  clReleaseContext(other);
+}
+
+}  // namespace
+}  // namespace clvf::interop

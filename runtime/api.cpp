@@ -33,11 +33,6 @@ struct clvf_colorspace {
 namespace clvf {
 namespace {
 thread_local std::string last_error;
-
-template <typename T>
-void require(const T* p, const char* what) {
-  if (!p) throw Error(CLVF_ERROR_INVALID_ARGUMENT, std::string(what) + " must not be NULL");
-}
 }  // namespace
 
 void set_last_error(const std::string& message) { last_error = message; }

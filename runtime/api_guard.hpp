@@ -12,6 +12,12 @@ namespace clvf {
 
 void set_last_error(const std::string& message);
 
+// A pointer the caller must give.
+template <typename T>
+void require(const T* p, const char* what) {
+  if (!p) throw Error(CLVF_ERROR_INVALID_ARGUMENT, std::string(what) + " must not be NULL");
+}
+
 template <typename Body>
 clvf_status api_call(Body&& body) {
   clvf_status status = CLVF_OK;

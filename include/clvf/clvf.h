@@ -322,6 +322,40 @@ CLVF_API void clvf_colorspace_release(clvf_colorspace *colorspace);
 /* Kernel times, as clvf_scale_profile. */
 CLVF_API const char *clvf_colorspace_profile(const clvf_colorspace *colorspace);
 
+/* ---- chains ---- */
+/* What a stream's frames are. Colour tags 0 are untagged and read as the filters read untagged
+ * frames: matrix BT.709 from 720 lines up, else BT.601; range tv (pc for RGBA / BGRA); chroma
+ * left. */
+typedef struct clvf_stream {
+  uint32_t version; /* CLVF_API_VERSION */
+  int width, height;
+  clvf_pixel_format format;
+  clvf_matrix matrix;
+  clvf_range range;
+  clvf_chroma_location chroma_location;
+  int sar_num, sar_den; /* sample aspect ratio; 0: unknown (expressions then see 1) */
+} clvf_stream;
+
+typedef struct clvf_chain clvf_chain;
+/* Plans the operations of `chain` for a stream like `input` whose frames are held in
+ * `src_storage` and whose outputs go to frames in `dst_storage`. `chain` is written as ffmpeg -vf
+ * writes it, with the filters' own options and meanings ("denoise_clvf=preset=light,
+ * scale_clvf=w=1280:h=-2"; preset= in a filter, explicit options winning; w and h expressions),
+ * or is the name of a chain preset (presets/chains.preset: clvf_preset_names("chains")). Between
+ * operations frames stay on the device. Errors name the filter and the option. One thread at a
+ * time per chain. */
+CLVF_API clvf_status clvf_chain_create(clvf_device *device, const char *chain, const clvf_stream *input,
+                                       clvf_storage src_storage, clvf_storage dst_storage, clvf_chain **out);
+/* What the chain outputs: size, format, colour tags, aspect. */
+CLVF_API clvf_status clvf_chain_output(const clvf_chain *chain, clvf_stream *output);
+/* Sends src (NULL: the end of the stream) and writes the next output into dst when one is ready,
+ * setting *got to 1 (0 when none is: temporal denoise delays outputs by t frames). After the end,
+ * call again with src = NULL until *got is 0; a frame sent after that starts a new stream. src is
+ * read before the call returns. After an error the chain is in an unknown state: release it. */
+CLVF_API clvf_status clvf_chain_process(clvf_chain *chain, const clvf_frame *src, const clvf_frame *dst,
+                                        int *got);
+CLVF_API void clvf_chain_release(clvf_chain *chain);
+
 /* ---- presets ---- */
 /* The option string of preset `name` for `filter` ("scale_clvf"): a preset shipped with clvf
  * (presets/FILTER.preset), or, when name contains '/', the one entry of that file (PATH) or the

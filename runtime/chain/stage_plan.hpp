@@ -1,0 +1,25 @@
+// One filter of a chain planned for its input stream: its operation's parameters and the stream it
+// outputs. The rules are the FFmpeg filters' (filters/vf_*_clvf.c): sizes from w/h expressions
+// adjusted as FFmpeg's scale filters adjust them, and the source's coding from the in_* options
+// or the stream's tags. tests/test_chain.cpp checks that a chain gives the frames ffmpeg gives
+// for the same string.
+#pragma once
+#include "clvf/clvf.h"
+#include "runtime/chain/option_string.hpp"
+
+namespace clvf::chain {
+
+enum class Operation { scale, denoise, colorspace };
+
+struct StagePlan {
+  Operation operation = Operation::scale;
+  clvf_scale_params scale{};            // operation == scale
+  clvf_denoise_params denoise{};        // operation == denoise
+  clvf_colorspace_params colorspace{};  // operation == colorspace
+  clvf_stream output{};
+};
+
+// Storages are left as host: the chain sets them. Throws Error naming the filter and option.
+StagePlan plan_stage(const FilterText& filter, const clvf_stream& input);
+
+}  // namespace clvf::chain

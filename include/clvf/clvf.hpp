@@ -149,6 +149,33 @@ class Denoise {
   Handle h_;
 };
 
+// A filter chain as ffmpeg -vf writes it, or a chain preset's name (clvf_chain_create).
+class Chain {
+ public:
+  Chain(const Device& device, const std::string& chain, const clvf_stream& input,
+        clvf_storage src_storage = CLVF_STORAGE_HOST, clvf_storage dst_storage = CLVF_STORAGE_HOST) {
+    clvf_chain* c = nullptr;
+    check(clvf_chain_create(device.get(), chain.c_str(), &input, src_storage, dst_storage, &c));
+    h_ = Handle(c);
+  }
+  clvf_stream output() const {
+    clvf_stream s{};
+    check(clvf_chain_output(h_.get(), &s));
+    return s;
+  }
+  // Sends src (nullptr: the end); returns whether an output was written to dst.
+  bool process(const clvf_frame* src, const clvf_frame& dst) {
+    int got = 0;
+    check(clvf_chain_process(h_.get(), src, &dst, &got));
+    return got != 0;
+  }
+  clvf_chain* get() const noexcept { return h_.get(); }
+
+ private:
+  using Handle = detail::Handle<clvf_chain, clvf_chain_release>;
+  Handle h_;
+};
+
 // The options of a preset ("w=1280:h=720:...") for a filter; a path names a preset file.
 inline std::string preset_options(const std::string& filter, const std::string& name) {
   const char* options = nullptr;

@@ -26,6 +26,21 @@ int main() {
         std::fprintf(stderr, "consumer++: byte %d is %d\n", i, rgba[i]);
         return 1;
       }
+    // The same conversion as a chain, and a chain preset planned for this size.
+    clvf_stream in{};
+    in.version = CLVF_API_VERSION, in.width = W, in.height = H, in.format = CLVF_PIX_NV12;
+    clvf::Chain chain(dev, "colorspace_clvf=format=rgba", in);
+    std::vector<unsigned char> again(rgba.size());
+    dst.planes[0].data = again.data();
+    if (!chain.process(&src, dst) || again != rgba) {
+      std::fprintf(stderr, "consumer++: the chain's frame differs from the operation's\n");
+      return 1;
+    }
+    const clvf_stream web = clvf::Chain(dev, "web-720p", in).output();
+    if (web.width != 960 || web.height != 720) {
+      std::fprintf(stderr, "consumer++: web-720p of 64x48 gave %dx%d\n", web.width, web.height);
+      return 1;
+    }
     p.width = -4;
     try {
       clvf::Colorspace bad(dev, p);
@@ -37,7 +52,7 @@ int main() {
         return 1;
       }
     }
-    std::printf("consumer++: %s converted NV12 to RGBA through clvf.hpp; bad width refused\n", dev.name().c_str());
+    std::printf("consumer++: %s converted NV12 to RGBA through clvf.hpp, also as a chain; bad width refused\n", dev.name().c_str());
   } catch (const clvf::Error& e) {
     std::fprintf(stderr, "consumer++: %s\n", e.what());
     return 1;

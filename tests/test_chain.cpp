@@ -280,8 +280,12 @@ TEST(ChainExpression, FfmpegSemantics) {
   EXPECT_EQ(chain::evaluate(" round( 2.5 ) + floor(-0.5) + ceil(0.2) + abs(-3) + eq(1,1) + gte(1,2) + lte(1,1) ", v),
             3 - 1 + 1 + 3 + 1 + 0 + 1);
   EXPECT_EQ(chain::evaluate("1e3/8", v), 125);
+  EXPECT_EQ(chain::evaluate("2*--3", v), 6);  // a sign, then a signed number
   for (const char* bad : {"", "iw +", "(iw", "iw)", "min(1)", "if(1)", "3..4", "iw ih", "#"})
     EXPECT_THROW(chain::evaluate(bad, v), Error) << bad;
+  EXPECT_EQ(chain::evaluate(std::string(99, '(') + "1" + std::string(99, ')'), v), 1);
+  EXPECT_THROW(chain::evaluate(std::string(5000, '(') + "1" + std::string(5000, ')'), v), Error);
+  EXPECT_THROW(chain::evaluate(std::string(5000, '-') + "1", v), Error);
 }
 
 }  // namespace

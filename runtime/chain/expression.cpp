@@ -76,8 +76,19 @@ class Parser {
     return s * value;
   }
 
+  // Nesting is bounded, as eval.c bounds it, so that no text can exhaust the stack.
+  struct Depth {
+    Parser& p;
+    explicit Depth(Parser& parser) : p(parser) {
+      if (++p.depth_ > kMaxDepth) p.fail(fmt::format("nested deeper than {} levels", kMaxDepth));
+    }
+    ~Depth() { --p.depth_; }
+  };
+  static constexpr int kMaxDepth = 100;
+
   double primary() {
     skip_space();
+    Depth depth(*this);
     if (take('(')) {
       const double value = sum();
       expect(')');
@@ -85,7 +96,11 @@ class Parser {
     }
     if (at_ >= text_.size()) fail("ends where a value was expected");
     const char c = text_[at_];
-    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') {
+    // A number, its sign included where one follows the operator's (eval.c reads "2*-3" so).
+    auto numeric = [&](size_t i) {
+      return i < text_.size() && (std::isdigit(static_cast<unsigned char>(text_[i])) || text_[i] == '.');
+    };
+    if (numeric(at_) || ((c == '-' || c == '+') && numeric(at_ + 1))) {
       const std::string rest(text_.substr(at_));
       char* end = nullptr;
       const double value = std::strtod(rest.c_str(), &end);
@@ -136,6 +151,7 @@ class Parser {
   std::string_view text_;
   const std::map<std::string, double>& variables_;
   size_t at_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

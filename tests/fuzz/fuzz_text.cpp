@@ -1,7 +1,9 @@
 // libFuzzer target: the text clvf reads from users. The first byte picks the reader, the rest is
 // its input: device spec strings (parsed and matched against a fixed device list), preset files
-// (written to a file and read as `preset=PATH`), and the names of formats, matrices, ranges,
-// dithers and algorithms. Each must return or throw clvf::Error with a message, nothing else.
+// (written to a file and read as `preset=PATH`), the names of formats, matrices, ranges, dithers
+// and algorithms, and filter chains as clvf_chain_create plans them (options, presets, w/h
+// expressions) for a stream of a size the next bytes give. Each must return or throw clvf::Error
+// with a message, nothing else.
 #include <unistd.h>
 
 #include <cstdio>
@@ -9,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/chain/chain.hpp"
 #include "runtime/device_spec.hpp"
 #include "runtime/error.hpp"
 #include "runtime/ops/colour_matrix.hpp"
@@ -32,6 +35,19 @@ const std::vector<clvf::DeviceEntry>& devices() {
 const std::string& preset_path() {
   static const std::string path = "/tmp/clvf-fuzz-" + std::to_string(getpid()) + ".preset";
   return path;
+}
+
+// Plans every stage of a chain (no device: the planning is what reads the text). The text's
+// first two bytes give the input size; preset files (names with '/') are case 1's.
+void plan_chain(const std::string& text) {
+  if (text.size() < 2 || text.find('/') != std::string::npos) return;
+  clvf_stream stream = {};
+  stream.version = CLVF_API_VERSION;
+  stream.width = 1 + static_cast<unsigned char>(text[0]) * 8;
+  stream.height = 1 + static_cast<unsigned char>(text[1]) * 4;
+  stream.format = CLVF_PIX_YUV420P;
+  for (const auto& filter : clvf::chain::chain_filters(text.substr(2)))
+    stream = clvf::chain::plan_stage(filter, stream).output;
 }
 
 }  // namespace
@@ -66,6 +82,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           case 1: (void)clvf::matrix_from_name(text); break;
           case 2: (void)clvf::range_from_name(text); break;
           case 3: (void)clvf::dither_from_name(text); break;
+          case 6:
+          case 7: plan_chain(text); break;
           default: (void)clvf::scale_algorithm_from_name(text); break;
         }
     }

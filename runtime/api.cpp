@@ -2,6 +2,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "clvf/clvf.h"
 #include "interop/d3d_frames.hpp"
@@ -40,6 +41,27 @@ void set_last_error(const std::string& message) { last_error = message; }
 
 using clvf::api_call;
 using clvf::require;
+
+namespace {
+// The caller's events, each retained for the call.
+std::vector<cl::Event> wait_list(const char* what, cl_uint count, const cl_event* events) {
+  if (count && !events)
+    throw clvf::Error(CLVF_ERROR_INVALID_ARGUMENT, std::string(what) + ": wait is NULL but num_wait is " +
+                                                       std::to_string(count));
+  std::vector<cl::Event> list;
+  for (cl_uint i = 0; i < count; ++i) {
+    if (!events[i]) throw clvf::Error(CLVF_ERROR_INVALID_ARGUMENT, std::string(what) + ": wait[" + std::to_string(i) + "] is NULL");
+    list.emplace_back(events[i], true);
+  }
+  return list;
+}
+// Gives the caller a reference of its own to `event` (when it asked for one).
+void hand_out(const cl::Event& event, cl_event* done) {
+  if (!done) return;
+  clRetainEvent(event());
+  *done = event();
+}
+}  // namespace
 
 extern "C" {
 
@@ -148,6 +170,17 @@ CLVF_API clvf_status clvf_scale_complete(clvf_scale* scale) {
   return api_call([&] {
     require(scale, "clvf_scale_complete: scale");
     scale->impl->complete();
+  });
+}
+
+CLVF_API clvf_status clvf_scale_enqueue(clvf_scale* scale, const clvf_frame* src, const clvf_frame* dst,
+                                        cl_uint num_wait, const cl_event* wait, cl_event* done) {
+  return api_call([&] {
+    if (done) *done = nullptr;
+    require(scale, "clvf_scale_enqueue: scale");
+    require(src, "clvf_scale_enqueue: src");
+    require(dst, "clvf_scale_enqueue: dst");
+    hand_out(scale->impl->enqueue(*src, *dst, wait_list("clvf_scale_enqueue", num_wait, wait)), done);
   });
 }
 
@@ -321,6 +354,18 @@ CLVF_API clvf_status clvf_colorspace_complete(clvf_colorspace* colorspace) {
   return api_call([&] {
     require(colorspace, "clvf_colorspace_complete: colorspace");
     colorspace->impl->complete();
+  });
+}
+
+CLVF_API clvf_status clvf_colorspace_enqueue(clvf_colorspace* colorspace, const clvf_frame* src,
+                                             const clvf_frame* dst, cl_uint num_wait, const cl_event* wait,
+                                             cl_event* done) {
+  return api_call([&] {
+    if (done) *done = nullptr;
+    require(colorspace, "clvf_colorspace_enqueue: colorspace");
+    require(src, "clvf_colorspace_enqueue: src");
+    require(dst, "clvf_colorspace_enqueue: dst");
+    hand_out(colorspace->impl->enqueue(*src, *dst, wait_list("clvf_colorspace_enqueue", num_wait, wait)), done);
   });
 }
 

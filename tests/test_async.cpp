@@ -4,7 +4,9 @@
 // staged-copy run (CLVF_NO_ZERO_COPY=1) covers the pinned staging of discrete GPUs.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <random>
+#include <thread>
 
 #include "checker_support.hpp"
 #include "component_check.hpp"
@@ -105,6 +107,72 @@ TEST_P(AsyncFrames, InFlightFramesEqualOneAtATime) {
     // Released with frames in flight: waits for them, nothing is left behind.
     ASSERT_EQ(op.submit(in[0]->frame(), out[0]->frame()), CLVF_OK) << clvf_last_error();
     ASSERT_EQ(op.submit(in[1]->frame(), out[1]->frame()), CLVF_OK) << clvf_last_error();
+    op.release();
+  }
+}
+
+// clvf_*_enqueue: a frame's kernels wait for the caller's events and report their own, with
+// nothing waiting on the host; the output is what process gives. Host frames are refused.
+TEST_P(AsyncFrames, EnqueuedFramesFollowTheCallersEvents) {
+  const clvf_storage storage = GetParam();
+  std::mt19937_64 rng(checker_seed());
+  for (bool scale : {true, false}) {
+    SCOPED_TRACE(scale ? "scale with conversion" : "colorspace");
+    int w = 0, h = 0;
+    Op op = make(scale, storage, w, h);
+    ASSERT_TRUE(op.scale || op.colour);
+    auto enqueue = [&](const clvf_frame& s, const clvf_frame& d, cl_uint n, const cl_event* wait, cl_event* done) {
+      return scale ? clvf_scale_enqueue(op.scale, &s, &d, n, wait, done)
+                   : clvf_colorspace_enqueue(op.colour, &s, &d, n, wait, done);
+    };
+    const auto formats = colour_image_formats(CLVF_PIX_YUV420P);
+    const auto planes = pack(CLVF_PIX_YUV420P, random_components(CLVF_PIX_YUV420P, kSrcW, kSrcH, rng), kSrcW, kSrcH);
+    TestFrame in(device_->context(), device_->queue(), storage, colour_plane_shapes(CLVF_PIX_YUV420P, kSrcW, kSrcH),
+                 formats);
+    in.fill(planes);
+    TestFrame out(device_->context(), device_->queue(), storage, colour_plane_shapes(CLVF_PIX_YUV420P, w, h), formats);
+    const auto poison = pack(CLVF_PIX_YUV420P, random_components(CLVF_PIX_YUV420P, w, h, rng), w, h);
+    if (storage == CLVF_STORAGE_HOST) {
+      cl_event done = reinterpret_cast<cl_event>(1);
+      EXPECT_EQ(enqueue(in.frame(), out.frame(), 0, nullptr, &done), CLVF_ERROR_INVALID_ARGUMENT);
+      EXPECT_NE(std::string(clvf_last_error()).find("takes frames in OpenCL memory"), std::string::npos)
+          << clvf_last_error();
+      EXPECT_EQ(done, nullptr);
+      op.release();
+      continue;
+    }
+    ASSERT_EQ(op.process(in.frame(), out.frame()), CLVF_OK) << clvf_last_error();
+    bool intact = false;
+    const auto expected = out.read(&intact);
+    out.fill(poison);
+
+    cl_int err = CL_SUCCESS;
+    cl_event gate = clCreateUserEvent(device_->context()(), &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    cl_event done = nullptr;
+    ASSERT_EQ(enqueue(in.frame(), out.frame(), 1, &gate, &done), CLVF_OK) << clvf_last_error();
+    ASSERT_NE(done, nullptr);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    cl_int status = CL_COMPLETE;
+    ASSERT_EQ(clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr), CL_SUCCESS);
+    EXPECT_NE(status, CL_COMPLETE) << "the frame ran before the caller's event";
+    ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    ASSERT_EQ(clWaitForEvents(1, &done), CL_SUCCESS);
+    const auto got = out.read(&intact);
+    EXPECT_TRUE(intact);
+    for (size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(got[i].data == expected[i].data) << "plane " << i;
+    clReleaseEvent(done);
+    clReleaseEvent(gate);
+
+    // A second frame after the first one's event, and none asked for; bad wait lists.
+    out.fill(poison);
+    ASSERT_EQ(enqueue(in.frame(), out.frame(), 0, nullptr, &done), CLVF_OK) << clvf_last_error();
+    ASSERT_EQ(enqueue(in.frame(), out.frame(), 1, &done, nullptr), CLVF_OK) << clvf_last_error();
+    clReleaseEvent(done);
+    EXPECT_EQ(enqueue(in.frame(), out.frame(), 2, nullptr, nullptr), CLVF_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(clvf_last_error()).find("wait is NULL but num_wait is 2"), std::string::npos);
+    const auto again = out.read(&intact);  // the read follows the frames on the device's queue
+    for (size_t i = 0; i < again.size(); ++i) EXPECT_TRUE(again[i].data == expected[i].data) << "plane " << i;
     op.release();
   }
 }

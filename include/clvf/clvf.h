@@ -211,6 +211,16 @@ CLVF_API clvf_status clvf_scale_process(clvf_scale *scale, const clvf_frame *src
 #define CLVF_MAX_IN_FLIGHT 3
 CLVF_API clvf_status clvf_scale_submit(clvf_scale *scale, const clvf_frame *src, const clvf_frame *dst);
 CLVF_API clvf_status clvf_scale_complete(clvf_scale *scale);
+/* Event-driven use, for frames in OpenCL memory (CLVF_STORAGE_CL_BUFFER / CL_IMAGE as the params
+ * say) on a context the caller shares (clvf_device_wrap, or clvf_device_handles): the frame's
+ * kernels start once the num_wait events in `wait` are complete (the caller's commands that
+ * write src, or still read dst), and *done (when not NULL) receives an event that completes when
+ * dst is written, to wait on or to put in the wait list of the caller's own commands; the caller
+ * releases it (clReleaseEvent). Nothing waits on the host and no complete follows; src and dst
+ * must stay valid until *done completes. Frames in other storages are refused (their copies need
+ * the host: submit and complete). */
+CLVF_API clvf_status clvf_scale_enqueue(clvf_scale *scale, const clvf_frame *src, const clvf_frame *dst,
+                                        cl_uint num_wait, const cl_event *wait, cl_event *done);
 CLVF_API void clvf_scale_release(clvf_scale *scale);
 /* Kernel times so far, one line per kernel and plane (runs, mean/min/max ms, share), when the
  * device's queue records them (CLVF_PROFILE=1, or a wrapped queue with
@@ -318,6 +328,10 @@ CLVF_API clvf_status clvf_colorspace_process(clvf_colorspace *colorspace, const 
 CLVF_API clvf_status clvf_colorspace_submit(clvf_colorspace *colorspace, const clvf_frame *src,
                                             const clvf_frame *dst);
 CLVF_API clvf_status clvf_colorspace_complete(clvf_colorspace *colorspace);
+/* Event-driven use, as clvf_scale_enqueue. */
+CLVF_API clvf_status clvf_colorspace_enqueue(clvf_colorspace *colorspace, const clvf_frame *src,
+                                             const clvf_frame *dst, cl_uint num_wait, const cl_event *wait,
+                                             cl_event *done);
 CLVF_API void clvf_colorspace_release(clvf_colorspace *colorspace);
 /* Kernel times, as clvf_scale_profile. */
 CLVF_API const char *clvf_colorspace_profile(const clvf_colorspace *colorspace);

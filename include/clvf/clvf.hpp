@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace clvf {
 
@@ -96,6 +97,14 @@ class Scale {
   // Up to CLVF_MAX_IN_FLIGHT frames; src and dst stay valid until their frame completes.
   void submit(const clvf_frame& src, const clvf_frame& dst) { check(clvf_scale_submit(h_.get(), &src, &dst)); }
   void complete() { check(clvf_scale_complete(h_.get())); }
+  // Event-driven, for OpenCL frames (clvf_scale_enqueue): the frame starts after `wait`; the
+  // returned event (the caller releases it) completes when dst is written.
+  cl_event enqueue(const clvf_frame& src, const clvf_frame& dst, const std::vector<cl_event>& wait = {}) {
+    cl_event done = nullptr;
+    check(clvf_scale_enqueue(h_.get(), &src, &dst, static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(),
+                            &done));
+    return done;
+  }
   std::string profile() const { return clvf_scale_profile(h_.get()); }
   clvf_scale* get() const noexcept { return h_.get(); }
 
@@ -116,6 +125,14 @@ class Colorspace {
   }
   void submit(const clvf_frame& src, const clvf_frame& dst) { check(clvf_colorspace_submit(h_.get(), &src, &dst)); }
   void complete() { check(clvf_colorspace_complete(h_.get())); }
+  // Event-driven, for OpenCL frames (clvf_colorspace_enqueue): the frame starts after `wait`; the
+  // returned event (the caller releases it) completes when dst is written.
+  cl_event enqueue(const clvf_frame& src, const clvf_frame& dst, const std::vector<cl_event>& wait = {}) {
+    cl_event done = nullptr;
+    check(clvf_colorspace_enqueue(h_.get(), &src, &dst, static_cast<cl_uint>(wait.size()), wait.empty() ? nullptr : wait.data(),
+                            &done));
+    return done;
+  }
   std::string profile() const { return clvf_colorspace_profile(h_.get()); }
   clvf_colorspace* get() const noexcept { return h_.get(); }
 

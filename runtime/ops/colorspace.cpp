@@ -281,27 +281,35 @@ void Colorspace::process(const clvf_frame& src, const clvf_frame& dst) {
 
 void Colorspace::complete() { pipeline_.complete(&*dst_, profile_); }
 
-void Colorspace::submit(const clvf_frame& src, const clvf_frame& dst) {
-  const auto& q = device_->queue();
-  const bool timed = device_->profiling();
+void Colorspace::enqueue_pass(size_t i, const clvf_frame& src, const clvf_frame& dst) {
   const size_t src_planes = src_format_->planes.size(), dst_planes = dst_format_->planes.size();
-  pipeline_.submit(*device_, profile_, src_ ? &*src_ : nullptr, &*dst_, src, dst, passes_.size(), [&](size_t i) {
-    Pass& pass = passes_[i];
-    cl_uint arg = 0;
-    for (size_t p = 0; p < 3; ++p) {
-      const size_t plane = std::min(p, src_planes - 1);
-      if (src_) {
-        arg = src_->set_args(pass.kernel, arg, src, plane);
-        continue;
-      }
-      pass.kernel.setArg(arg++, float_source_[plane].buffer);
-      pass.kernel.setArg(arg++, 0);
-      pass.kernel.setArg(arg++, float_source_[plane].pitch);
+  Pass& pass = passes_[i];
+  cl_uint arg = 0;
+  for (size_t p = 0; p < 3; ++p) {
+    const size_t plane = std::min(p, src_planes - 1);
+    if (src_) {
+      arg = src_->set_args(pass.kernel, arg, src, plane);
+      continue;
     }
-    for (size_t p = 0; p < 3; ++p) arg = dst_->set_args(pass.kernel, arg, dst, std::min(p, dst_planes - 1));
-    q.enqueueNDRangeKernel(pass.kernel, cl::NullRange, pass.range, pass.local, nullptr,
-                           profile_.track(timed, pass.name));
-  });
+    pass.kernel.setArg(arg++, float_source_[plane].buffer);
+    pass.kernel.setArg(arg++, 0);
+    pass.kernel.setArg(arg++, float_source_[plane].pitch);
+  }
+  for (size_t p = 0; p < 3; ++p) arg = dst_->set_args(pass.kernel, arg, dst, std::min(p, dst_planes - 1));
+  device_->queue().enqueueNDRangeKernel(pass.kernel, cl::NullRange, pass.range, pass.local, nullptr,
+                                        profile_.track(device_->profiling(), pass.name));
+}
+
+void Colorspace::submit(const clvf_frame& src, const clvf_frame& dst) {
+  pipeline_.submit(*device_, profile_, src_ ? &*src_ : nullptr, &*dst_, src, dst, passes_.size(),
+                   [&](size_t i) { enqueue_pass(i, src, dst); });
+}
+
+cl::Event Colorspace::enqueue(const clvf_frame& src, const clvf_frame& dst, const std::vector<cl::Event>& wait) {
+  check_enqueue_storages(src_ ? params_.src_storage : CLVF_STORAGE_CL_BUFFER, params_.dst_storage,
+                         float_source_.empty() ? "clvf_colorspace_enqueue" : "clvf_scale_enqueue");
+  return pipeline_.enqueue(*device_, profile_, src_ ? &*src_ : nullptr, &*dst_, src, dst, passes_.size(),
+                           [&](size_t i) { enqueue_pass(i, src, dst); }, wait);
 }
 
 }  // namespace clvf

@@ -34,6 +34,8 @@ class Colorspace {
   // Asynchronous, as Scale's.
   void submit(const clvf_frame& src, const clvf_frame& dst);
   void complete();
+  // Event-driven, for OpenCL frames (FramePipeline::enqueue).
+  cl::Event enqueue(const clvf_frame& src, const clvf_frame& dst, const std::vector<cl::Event>& wait);
   // The checks submit makes of a destination frame, alone (Error(INVALID_ARGUMENT)).
   void validate_destination(const clvf_frame& dst) const { dst_->validate(dst); }
   std::string profile_report() const { return profile_.report(); }
@@ -57,6 +59,9 @@ class Colorspace {
   const PixelFormat* dst_format_ = nullptr;
   Affine affine_{};
   bool dither_ = false;
+  // Sets one pass's frame arguments and enqueues it.
+  void enqueue_pass(size_t i, const clvf_frame& src, const clvf_frame& dst);
+
   std::vector<Pass> passes_;
   cl::Buffer no_table_;  // bound where a pass reads no table
   std::vector<FloatPlane> float_source_;

@@ -25,7 +25,8 @@ void finish_all(const Device& device) {
 
 FrameInFlight submit_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes,
                            FramePlanes* dst_planes, const clvf_frame& src, const clvf_frame& dst, int slot,
-                           size_t steps, const std::function<void(size_t)>& enqueue_step) {
+                           size_t steps, const std::function<void(size_t)>& enqueue_step,
+                           const std::vector<cl::Event>* wait) {
   FrameInFlight f{dst, slot, {}};
   const auto& q = device.queue();
   try {
@@ -35,6 +36,7 @@ FrameInFlight submit_frame(const Device& device, KernelProfile& profile, FramePl
     for (size_t i = 0; src_planes && i < src_planes->plane_count(); ++i)
       src_planes->upload(device.upload_queue(), src, i, uploaded);
     if (!uploaded.empty()) q.enqueueBarrierWithWaitList(&uploaded);
+    if (wait && !wait->empty()) q.enqueueBarrierWithWaitList(wait);
     for (size_t i = 0; i < steps; ++i) enqueue_step(i);
     std::vector<cl::Event> computed(1);
     q.enqueueMarkerWithWaitList(nullptr, &computed[0]);
@@ -96,6 +98,29 @@ void FramePipeline::submit(const Device& device, KernelProfile& profile, FramePl
     throw;
   }
   ++submitted_;
+}
+
+cl::Event FramePipeline::enqueue(const Device& device, KernelProfile& profile, FramePlanes* src_planes,
+                                 FramePlanes* dst_planes, const clvf_frame& src, const clvf_frame& dst, size_t steps,
+                                 const std::function<void(size_t)>& enqueue_step,
+                                 const std::vector<cl::Event>& wait) {
+  device_ = &device;
+  profile.collect();
+  // Slot 0: OpenCL frames use no staging buffers.
+  FrameInFlight f = submit_frame(device, profile, src_planes, dst_planes, src, dst, 0, steps, enqueue_step, &wait);
+  if (f.done.size() == 1) return f.done.front();
+  cl::Event all;
+  device.download_queue().enqueueMarkerWithWaitList(&f.done, &all);
+  return all;
+}
+
+void check_enqueue_storages(clvf_storage src, clvf_storage dst, const char* what) {
+  auto device_memory = [](clvf_storage s) { return s == CLVF_STORAGE_CL_BUFFER || s == CLVF_STORAGE_CL_IMAGE; };
+  if (!device_memory(src) || !device_memory(dst))
+    throw Error(CLVF_ERROR_INVALID_ARGUMENT,
+                fmt::format("{} takes frames in OpenCL memory (cl buffers or images, as the params' storages "
+                            "say); other frames need the host to finish them: use submit and complete",
+                            what));
 }
 
 FramePipeline::~FramePipeline() {

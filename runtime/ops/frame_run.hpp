@@ -27,9 +27,11 @@ struct FrameInFlight {
 // per pass) on device.queue(). src_planes or dst_planes may be null (an operation that only
 // reads, or only writes, a caller's frame). `slot` picks the staging buffers (0 .. slots - 1 of
 // the FramePlanes): one per frame in flight.
+// `wait`: events the frame's kernels start after (the caller's own commands).
 FrameInFlight submit_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes,
                            FramePlanes* dst_planes, const clvf_frame& src, const clvf_frame& dst, int slot,
-                           size_t steps, const std::function<void(size_t)>& enqueue_step);
+                           size_t steps, const std::function<void(size_t)>& enqueue_step,
+                           const std::vector<cl::Event>* wait = nullptr);
 void complete_frame(const Device& device, const FrameInFlight& frame, FramePlanes* dst_planes,
                     KernelProfile& profile);
 
@@ -37,6 +39,9 @@ void complete_frame(const Device& device, const FrameInFlight& frame, FramePlane
 void run_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,
                const clvf_frame& src, const clvf_frame& dst, size_t steps,
                const std::function<void(size_t)>& enqueue_step);
+
+// Error(INVALID_ARGUMENT) unless both storages are OpenCL memory (what `enqueue` takes).
+void check_enqueue_storages(clvf_storage src, clvf_storage dst, const char* what);
 
 // An operation's frames in flight, oldest first: at most kDepth (the staging slots they use).
 // Declare it after the FramePlanes it uses: its destructor waits for the frames still in flight.
@@ -53,6 +58,12 @@ class FramePipeline {
               const std::function<void(size_t)>& enqueue_step);
   // Completes the oldest frame; Error(INVALID_ARGUMENT) when there is none.
   void complete(FramePlanes* dst_planes, KernelProfile& profile);
+  // A frame of OpenCL memory (nothing for the host to finish) whose kernels start after `wait`,
+  // not kept in flight: the event of its last command is returned for the caller to wait on or
+  // to order its own commands after. Kernel times are collected as later frames find them done.
+  cl::Event enqueue(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,
+                    const clvf_frame& src, const clvf_frame& dst, size_t steps,
+                    const std::function<void(size_t)>& enqueue_step, const std::vector<cl::Event>& wait);
 
  private:
   std::deque<FrameInFlight> frames_;

@@ -224,17 +224,27 @@ void Scale::process(const clvf_frame& src, const clvf_frame& dst) {
   complete();
 }
 
-void Scale::submit(const clvf_frame& src, const clvf_frame& dst) {
+void Scale::enqueue_plane(size_t i, const clvf_frame& src, const clvf_frame& dst) {
   const auto& q = device_->queue();
   const bool timed = device_->profiling();
-  pipeline_.submit(*device_, profile_, &*src_, dst_ ? &*dst_ : nullptr, src, dst, planes_.size(), [&](size_t i) {
-    Plane& pl = planes_[i];
-    src_->set_args(pl.v, 0, src, i);
-    if (!float_output_) dst_->set_args(pl.block ? pl.v : pl.h, pl.block ? 3 : 2, dst, i);
-    q.enqueueNDRangeKernel(pl.v, cl::NullRange, pl.v_range, cl::NullRange, nullptr, profile_.track(timed, pl.v_name));
-    if (!pl.block)
-      q.enqueueNDRangeKernel(pl.h, cl::NullRange, pl.h_range, cl::NullRange, nullptr, profile_.track(timed, pl.h_name));
-  });
+  Plane& pl = planes_[i];
+  src_->set_args(pl.v, 0, src, i);
+  if (!float_output_) dst_->set_args(pl.block ? pl.v : pl.h, pl.block ? 3 : 2, dst, i);
+  q.enqueueNDRangeKernel(pl.v, cl::NullRange, pl.v_range, cl::NullRange, nullptr, profile_.track(timed, pl.v_name));
+  if (!pl.block)
+    q.enqueueNDRangeKernel(pl.h, cl::NullRange, pl.h_range, cl::NullRange, nullptr, profile_.track(timed, pl.h_name));
+}
+
+void Scale::submit(const clvf_frame& src, const clvf_frame& dst) {
+  pipeline_.submit(*device_, profile_, &*src_, dst_ ? &*dst_ : nullptr, src, dst, planes_.size(),
+                   [&](size_t i) { enqueue_plane(i, src, dst); });
+}
+
+cl::Event Scale::enqueue(const clvf_frame& src, const clvf_frame& dst, const std::vector<cl::Event>& wait) {
+  check_enqueue_storages(params_.src_storage, float_output_ ? CLVF_STORAGE_CL_BUFFER : params_.dst_storage,
+                         "clvf_scale_enqueue");
+  return pipeline_.enqueue(*device_, profile_, &*src_, dst_ ? &*dst_ : nullptr, src, dst, planes_.size(),
+                           [&](size_t i) { enqueue_plane(i, src, dst); }, wait);
 }
 
 void Scale::complete() { pipeline_.complete(dst_ ? &*dst_ : nullptr, profile_); }

@@ -48,6 +48,8 @@ class Scale {
   // src and dst must stay valid until their frame completes.
   void submit(const clvf_frame& src, const clvf_frame& dst);
   void complete();
+  // Event-driven, for OpenCL frames (FramePipeline::enqueue).
+  cl::Event enqueue(const clvf_frame& src, const clvf_frame& dst, const std::vector<cl::Event>& wait);
   std::vector<FloatPlane> float_planes() const;
   // Kernel times so far (profiling devices only; "" otherwise).
   std::string profile_report() const { return profile_.report(); }
@@ -70,6 +72,9 @@ class Scale {
   std::string build_options(const Plane& plane, bool src_image, bool dst_image) const;
 
   std::shared_ptr<Device> device_;
+  // Sets one plane's frame arguments and enqueues its kernels.
+  void enqueue_plane(size_t i, const clvf_frame& src, const clvf_frame& dst);
+
   clvf_scale_params params_;
   std::vector<Plane> planes_;
   cl::Buffer tmp_;

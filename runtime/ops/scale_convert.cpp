@@ -90,6 +90,18 @@ void ScaleConvert::submit(const clvf_frame& src, const clvf_frame& dst) {
   }
 }
 
+cl::Event ScaleConvert::enqueue(const clvf_frame& src, const clvf_frame& dst, const std::vector<cl::Event>& wait) {
+  if (convert_) convert_->validate_destination(dst);
+  cl::Event scaled = scale_.enqueue(src, dst, wait);
+  if (!convert_) return scaled;
+  try {
+    return convert_->enqueue(src, dst, {});  // the same in-order queue: after the scale
+  } catch (...) {
+    scaled.wait();  // nothing may run on the caller's frames once the error returns
+    throw;
+  }
+}
+
 void ScaleConvert::complete() {
   scale_.complete();
   if (convert_) convert_->complete();

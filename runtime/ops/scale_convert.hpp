@@ -28,6 +28,8 @@ class ScaleConvert {
   // Asynchronous, as Scale's.
   void submit(const clvf_frame& src, const clvf_frame& dst);
   void complete();
+  // Event-driven, for OpenCL frames: the event of the frame's last command.
+  cl::Event enqueue(const clvf_frame& src, const clvf_frame& dst, const std::vector<cl::Event>& wait);
   std::string profile_report() const;
 
  private:

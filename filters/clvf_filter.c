@@ -12,8 +12,8 @@
 #include "libavutil/opt.h"
 #include "libavutil/avstring.h"
 #include "libavutil/pixdesc.h"
+#include "clvf_ffmpeg.h"
 #include "clvf_filter.h"
-#include "filters.h"
 #include "formats.h"
 #include "video.h"
 
@@ -188,11 +188,11 @@ int ff_clvf_input_format(AVFilterContext *ctx, AVFilterLink *inlink, const enum 
     *sw_format = inlink->format;
     if (!*hw)
         return 0;
-    if (!inlink->hw_frames_ctx) {
+    if (!CLVF_LINK_HW_FRAMES(inlink)) {
         av_log(ctx, AV_LOG_ERROR, "%s frames arrived without a frames context\n", frames_name(*hw));
         return AVERROR(EINVAL);
     }
-    *sw_format = ((AVHWFramesContext *)inlink->hw_frames_ctx->data)->sw_format;
+    *sw_format = ((AVHWFramesContext *)CLVF_LINK_HW_FRAMES(inlink)->data)->sw_format;
     for (const enum AVPixelFormat *f = allowed; *f != AV_PIX_FMT_NONE; f++) {
         if (*f == *sw_format)
             return 0;
@@ -208,8 +208,8 @@ int ff_clvf_open_device(AVFilterContext *ctx, AVFilterLink *inlink, const char *
     AVBufferRef *device_ref = NULL;
     clvf_status st;
 
-    if (inlink->hw_frames_ctx)
-        device_ref = ((AVHWFramesContext *)inlink->hw_frames_ctx->data)->device_ref;
+    if (CLVF_LINK_HW_FRAMES(inlink))
+        device_ref = ((AVHWFramesContext *)CLVF_LINK_HW_FRAMES(inlink)->data)->device_ref;
     else if (ctx->hw_device_ctx && ((AVHWDeviceContext *)ctx->hw_device_ctx->data)->type == AV_HWDEVICE_TYPE_OPENCL)
         device_ref = ctx->hw_device_ctx;
 
@@ -287,7 +287,7 @@ static AVBufferRef *alloc_surface(void *opaque, size_t size)
 int ff_clvf_output_frames(AVFilterContext *ctx, AVFilterLink *inlink, AVFilterLink *outlink,
                           enum AVPixelFormat sw_format)
 {
-    AVHWFramesContext *in_frames = (AVHWFramesContext *)inlink->hw_frames_ctx->data;
+    AVHWFramesContext *in_frames = (AVHWFramesContext *)CLVF_LINK_HW_FRAMES(inlink)->data;
     AVBufferRef *ref = av_hwframe_ctx_alloc(in_frames->device_ref);
     AVHWFramesContext *out;
     int err;
@@ -329,8 +329,8 @@ int ff_clvf_output_frames(AVFilterContext *ctx, AVFilterLink *inlink, AVFilterLi
 #if CONFIG_DXVA2
 done:
 #endif
-    av_buffer_unref(&outlink->hw_frames_ctx);
-    outlink->hw_frames_ctx = ref;
+    av_buffer_unref(&CLVF_LINK_HW_FRAMES(outlink));
+    CLVF_LINK_HW_FRAMES(outlink) = ref;
     return 0;
 }
 
@@ -355,7 +355,7 @@ int ff_clvf_output_frame(AVFilterLink *outlink, int hw, const AVFrame *in, AVFra
     if (hw) {
         if (!(*out = av_frame_alloc()))
             return AVERROR(ENOMEM);
-        if ((err = av_hwframe_get_buffer(outlink->hw_frames_ctx, *out, 0)) < 0)
+        if ((err = av_hwframe_get_buffer(CLVF_LINK_HW_FRAMES(outlink), *out, 0)) < 0)
             return err;
     } else if (!(*out = ff_get_video_buffer(outlink, outlink->w, outlink->h))) {
         return AVERROR(ENOMEM);

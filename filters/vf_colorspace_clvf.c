@@ -10,9 +10,9 @@
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
 #include "avfilter.h"
+#include "clvf_ffmpeg.h"
 #include "clvf_filter.h"
 #include "formats.h"
-#include "internal.h"
 #include "video.h"
 
 #define UNSET (-1)
@@ -262,5 +262,6 @@ const AVFilter ff_vf_colorspace_clvf = {
     FILTER_INPUTS(colorspace_clvf_inputs),
     FILTER_OUTPUTS(colorspace_clvf_outputs),
     FILTER_QUERY_FUNC(colorspace_clvf_query_formats),
+    .flags          = CLVF_FLAG_HWDEVICE,
     .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
 };

@@ -11,10 +11,9 @@
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
 #include "avfilter.h"
+#include "clvf_ffmpeg.h"
 #include "clvf_filter.h"
 #include "formats.h"
-#include "filters.h"
-#include "internal.h"
 #include "video.h"
 
 #define MAX_QUEUE 4 /* input frames held: up to t + 1 */
@@ -277,5 +276,6 @@ const AVFilter ff_vf_denoise_clvf = {
     FILTER_INPUTS(denoise_clvf_inputs),
     FILTER_OUTPUTS(denoise_clvf_outputs),
     FILTER_QUERY_FUNC(denoise_clvf_query_formats),
+    .flags          = CLVF_FLAG_HWDEVICE,
     .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
 };

@@ -9,9 +9,9 @@
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
 #include "avfilter.h"
+#include "clvf_ffmpeg.h"
 #include "clvf_filter.h"
 #include "formats.h"
-#include "internal.h"
 #include "scale_eval.h"
 #include "video.h"
 
@@ -339,5 +339,6 @@ const AVFilter ff_vf_scale_clvf = {
     FILTER_INPUTS(scale_clvf_inputs),
     FILTER_OUTPUTS(scale_clvf_outputs),
     FILTER_QUERY_FUNC(scale_clvf_query_formats),
+    .flags          = CLVF_FLAG_HWDEVICE,
     .flags_internal = FF_FILTER_FLAG_HWFRAME_AWARE,
 };

@@ -7,6 +7,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${CLVF_WINDOWS_BUILD_DIR:-$ROOT/build-windows}
 DEPS=$ROOT/.deps
+SERIES=5.1
 SRC=${FFMPEG_SRC:-$DEPS/ffmpeg}
 OBJ=$BUILD/ffmpeg
 source "$ROOT/scripts/ffmpeg-source.sh"
@@ -28,7 +29,7 @@ CONFIG=(
   # The library's static archive, with what it needs: one self-contained ffmpeg.exe.
   --extra-libs="-lclvf_core -lstdc++ -lOpenCL -ld3d11 -ld3d9 -ldxva2 -ldxgi"
 )
-stamp="$(printf '%s\n' "${CONFIG[@]}" "$(cat "$ROOT"/filters/ffmpeg-5.1/*.patch)" | sha256sum | cut -c1-16)"
+stamp="$(printf '%s\n' "${CONFIG[@]}" "$(cat "$ROOT"/filters/ffmpeg-"$SERIES"/*.patch)" | sha256sum | cut -c1-16)"
 mkdir -p "$OBJ" "$BUILD/bin"
 if [ ! -f "$OBJ/config.h" ] || [ "$(cat "$OBJ/.clvf-config" 2>/dev/null)" != "$stamp" ]; then
   echo "build-ffmpeg-windows: configure"

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # Fetches Debian's FFmpeg 5.1 source (apt-get source, into .deps/), applies clvf's registration
 # patches, links the filter glue from filters/ and builds FFmpeg against build/lib/libclvf.so.
-# Result: build/bin/ffmpeg and build/bin/ffprobe. Incremental: a re-run only rebuilds what changed.
+# Result: build/bin/ffmpeg and build/bin/ffprobe, and the samples built against its libraries.
+# Incremental: a re-run only rebuilds what changed.
 #
-# FFMPEG_SRC=/path/to/ffmpeg-5.1 uses a tree of your own instead of fetching Debian's.
+# FFMPEG_SERIES=7.1 builds Debian 13's FFmpeg 7.1 the same way instead (into build/ffmpeg-7.1/;
+# result build/bin/ffmpeg-7.1; no samples). FFMPEG_SRC=/path/to/ffmpeg uses a tree of your own
+# (of that series) instead of fetching Debian's.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${CLVF_BUILD_DIR:-$ROOT/build}
 DEPS=$ROOT/.deps
-SRC=${FFMPEG_SRC:-$DEPS/ffmpeg}
-OBJ=$BUILD/ffmpeg
+SERIES=${FFMPEG_SERIES:-5.1}
+suffix=$([ "$SERIES" = 5.1 ] || echo "-$SERIES")
+SRC=${FFMPEG_SRC:-$DEPS/ffmpeg$suffix}
+OBJ=$BUILD/ffmpeg$suffix
 JOBS=$(nproc)
 
 source "$ROOT/scripts/ffmpeg-source.sh"
@@ -34,7 +39,7 @@ CONFIG=(
   --extra-ldflags="-L$BUILD/lib -Wl,-rpath,$BUILD/lib"
   --extra-libs="-lclvf"
 )
-stamp="$(printf '%s\n' "${CONFIG[@]}" "$(cat "$ROOT"/filters/ffmpeg-5.1/*.patch)" | sha256sum | cut -c1-16)"
+stamp="$(printf '%s\n' "${CONFIG[@]}" "$(cat "$ROOT"/filters/ffmpeg-"$SERIES"/*.patch)" | sha256sum | cut -c1-16)"
 mkdir -p "$OBJ" "$BUILD/bin"
 if [ ! -f "$OBJ/config.h" ] || [ "$(cat "$OBJ/.clvf-config" 2>/dev/null)" != "$stamp" ]; then
   echo "build-ffmpeg: configure"
@@ -48,8 +53,10 @@ for f in scale_clvf denoise_clvf colorspace_clvf; do
 done
 echo "build-ffmpeg: make -j$JOBS"
 make -C "$OBJ" -j"$JOBS" ffmpeg ffprobe > "$OBJ/make.log" 2>&1 || { grep -E 'error|Error' -A3 "$OBJ/make.log" | head -40 >&2; exit 1; }
-cp -f "$OBJ/ffmpeg" "$OBJ/ffprobe" "$BUILD/bin/"
-echo "build-ffmpeg: $BUILD/bin/ffmpeg ready"
+cp -f "$OBJ/ffmpeg" "$BUILD/bin/ffmpeg$suffix"
+cp -f "$OBJ/ffprobe" "$BUILD/bin/ffprobe$suffix"
+echo "build-ffmpeg: $BUILD/bin/ffmpeg$suffix ready"
+[ "$SERIES" = 5.1 ] || exit 0  # the samples are built once, against 5.1
 
 # samples/transcode.c uses these FFmpeg libraries directly (no libavfilter): linked statically,
 # with the external libraries FFmpeg's configure found for them.

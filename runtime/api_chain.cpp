@@ -23,6 +23,15 @@ CLVF_API clvf_status clvf_chain_create(clvf_device* device, const char* chain, c
   });
 }
 
+CLVF_API clvf_status clvf_chain_plan(const char* chain, const clvf_stream* input, clvf_stream* output) {
+  return clvf::api_call([&] {
+    require(chain, "clvf_chain_plan: chain");
+    require(input, "clvf_chain_plan: input");
+    require(output, "clvf_chain_plan: output");
+    *output = clvf::chain::plan_chain(chain, *input).output;
+  });
+}
+
 CLVF_API clvf_status clvf_chain_output(const clvf_chain* chain, clvf_stream* output) {
   return clvf::api_call([&] {
     require(chain, "clvf_chain_output: chain");

@@ -23,7 +23,7 @@ CONFIG=(
   --enable-decoder=rawvideo,wrapped_avframe --enable-encoder=rawvideo,wrapped_avframe
   --enable-demuxer=rawvideo,yuv4mpegpipe,lavfi --enable-muxer=rawvideo,null,framemd5,yuv4mpegpipe
   --enable-protocol=file,pipe --enable-indev=lavfi
-  --enable-filter=scale,format,hwupload,hwdownload,hwmap,null,testsrc2,color,scale_clvf,denoise_clvf,colorspace_clvf,buffer,buffersink,nullsink
+  --enable-filter=scale,format,hwupload,hwdownload,hwmap,null,testsrc2,color,scale_clvf,denoise_clvf,colorspace_clvf,clvf,buffer,buffersink,nullsink
   --extra-cflags="-I$ROOT/include -I$BUILD/host-headers"
   --extra-ldflags="-L$BUILD/lib -static"
   # The library's static archive, with what it needs: one self-contained ffmpeg.exe.

@@ -34,7 +34,7 @@ CONFIG=(
   --enable-muxer=mp4,mov,matroska,mpegts,nut,yuv4mpegpipe,rawvideo,null,framemd5,h264
   --enable-protocol=file,pipe
   --enable-bsfs --enable-indev=lavfi
-  --enable-filter=scale,zscale,crop,format,hwupload,hwdownload,null,testsrc,testsrc2,color,psnr,ssim,split,noise,setpts,settb,trim,loop,nlmeans,nlmeans_opencl,fps,scale_clvf,denoise_clvf,colorspace_clvf,colorspace,setparams,hqdn3d,nullsink,buffer,buffersink,aresample,anull
+  --enable-filter=scale,zscale,crop,format,hwupload,hwdownload,null,testsrc,testsrc2,color,psnr,ssim,split,noise,setpts,settb,trim,loop,nlmeans,nlmeans_opencl,fps,scale_clvf,denoise_clvf,colorspace_clvf,clvf,colorspace,setparams,hqdn3d,nullsink,buffer,buffersink,aresample,anull
   --extra-cflags="-I$ROOT/include"
   --extra-ldflags="-L$BUILD/lib -Wl,-rpath,$BUILD/lib"
   --extra-libs="-lclvf"
@@ -47,7 +47,7 @@ if [ ! -f "$OBJ/config.h" ] || [ "$(cat "$OBJ/.clvf-config" 2>/dev/null)" != "$s
     || { tail -30 "$OBJ/configure.log" >&2; exit 1; }
   echo "$stamp" > "$OBJ/.clvf-config"
 fi
-for f in scale_clvf denoise_clvf colorspace_clvf; do
+for f in scale_clvf denoise_clvf colorspace_clvf clvf; do
   grep -qs "CONFIG_${f^^}_FILTER 1" "$OBJ/config.h" "$OBJ/config_components.h" \
     || { echo "build-ffmpeg: configure did not enable $f" >&2; exit 1; }
 done

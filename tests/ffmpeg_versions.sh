@@ -19,6 +19,7 @@ for vf in "format=nv12,scale_clvf=w=160:h=-2:algorithm=lanczos" \
           "format=yuv420p,denoise_clvf=s=5:t=2,scale_clvf=preset=half" \
           "format=nv12,colorspace_clvf=in_matrix=bt601:matrix=bt709:range=pc" \
           "format=nv12,scale_clvf=w=200:h=150:format=p010le:matrix=bt2020nc,colorspace_clvf=format=rgba" \
+          "format=yuv420p,clvf=denoise-web-720p" \
           "format=yuv420p,hwupload,scale_clvf=w=160:h=120,denoise_clvf,colorspace_clvf=matrix=bt709,hwdownload,format=yuv420p"; do
   case "$vf" in *hwupload*) pre=$hw ;; *) pre= ;; esac
   a=$(frames "$BIN/ffmpeg" $pre $in -vf "$vf")

@@ -193,6 +193,43 @@ TEST_F(Chains, TemporalDenoiseDelaysAndFlushes) {
   expect_same_as_ffmpeg("denoise_clvf=t=1:p=3:r=5,denoise_clvf=preset=light:t=2", CLVF_PIX_NV12, 64, 48, 4);
 }
 
+// The clvf filter runs a whole chain in one ffmpeg filter: the frames of the chain written out.
+TEST_F(Chains, OneFfmpegFilterRunsAChain) {
+  const fs::path in = make_input(CLVF_PIX_YUV420P, 320, 240, 4);
+  const char* names = clvf_preset_names("chains");
+  std::vector<std::pair<std::string, std::string>> cases;  // clvf filter, the same chain written out
+  for (std::string list = names; !list.empty();) {
+    const auto comma = list.find(", ");
+    const std::string name = list.substr(0, comma);
+    list = comma == std::string::npos ? "" : list.substr(comma + 2);
+    cases.emplace_back("clvf=" + name, as_vf(name));
+  }
+  ASSERT_GE(cases.size(), 6u);
+  cases.emplace_back("clvf='chain=denoise_clvf=t=1\\:s=4,scale_clvf=w=160\\:h=-2'",
+                     "denoise_clvf=t=1:s=4,scale_clvf=w=160:h=-2");
+  for (const auto& [one, written] : cases) {
+    SCOPED_TRACE(one);
+    clvf_stream out = {};
+    const clvf_stream input = stream(320, 240, CLVF_PIX_YUV420P);
+    ASSERT_EQ(clvf_chain_plan(as_vf(written).c_str(), &input, &out), CLVF_OK) << clvf_last_error();
+    const std::vector<uint8_t> a = read_file(convert(in, "yuv420p", 320, 240, one, ffmpeg_name(out.format)));
+    const std::vector<uint8_t> b = read_file(convert(in, "yuv420p", 320, 240, written, ffmpeg_name(out.format)));
+    EXPECT_EQ(a.size(), layout_of(out.format, out.width, out.height).frame_bytes * 4) << "every frame comes out";
+    EXPECT_TRUE(a == b) << "the clvf filter's frames differ from the chain's";
+  }
+  expect_failure("clvf=no-such-chain", "preset 'no-such-chain' is not known for chains; known: web-720p");
+  expect_failure("clvf", "option 'chain' is empty");
+}
+
+TEST_F(Chains, PlanWithoutADevice) {
+  clvf_stream in = stream(1920, 1080, CLVF_PIX_NV12), out = {};
+  ASSERT_EQ(clvf_chain_plan("web-720p", &in, &out), CLVF_OK) << clvf_last_error();
+  EXPECT_EQ(out.width, 1280);
+  EXPECT_EQ(out.height, 720);
+  EXPECT_EQ(clvf_chain_plan("scale_clvf=w=63", &in, &out), CLVF_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(clvf_last_error()).find("is odd"), std::string::npos) << clvf_last_error();
+}
+
 TEST_F(Chains, ASecondStreamAfterTheEnd) {
   const fs::path in = make_input(CLVF_PIX_YUV420P, 64, 48, 3);
   clvf_stream input = stream(64, 48, CLVF_PIX_YUV420P), output = {};

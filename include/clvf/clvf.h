@@ -360,6 +360,10 @@ typedef struct clvf_chain clvf_chain;
  * time per chain. */
 CLVF_API clvf_status clvf_chain_create(clvf_device *device, const char *chain, const clvf_stream *input,
                                        clvf_storage src_storage, clvf_storage dst_storage, clvf_chain **out);
+/* Plans `chain` for `input` without a device: *output is what clvf_chain_create would output, or
+ * the error is the one it would give for the options, formats and sizes (errors of a device are
+ * not known here). Thread-safe. */
+CLVF_API clvf_status clvf_chain_plan(const char *chain, const clvf_stream *input, clvf_stream *output);
 /* What the chain outputs: size, format, colour tags, aspect. */
 CLVF_API clvf_status clvf_chain_output(const clvf_chain *chain, clvf_stream *output);
 /* Sends src (NULL: the end of the stream) and writes the next output into dst when one is ready,

@@ -94,25 +94,32 @@ struct Chain::Between {
   }
 };
 
-Chain::Chain(clvf_device* device, std::string_view chain, const clvf_stream& input, clvf_storage src_storage,
-             clvf_storage dst_storage) {
+ChainPlan plan_chain(std::string_view chain, const clvf_stream& input) {
   if (!find_pixel_format(input.format))
     throw Error(CLVF_ERROR_INVALID_ARGUMENT, fmt::format("input format {} is not known", raw(input.format)));
   if (input.width < 1 || input.height < 1 || input.width > 16384 || input.height > 16384)
     throw Error(CLVF_ERROR_INVALID_ARGUMENT,
                 fmt::format("input size {}x{} is not allowed: each side must be 1 to 16384", input.width, input.height));
-  const std::vector<FilterText> filters = chain_filters(chain);
-  std::vector<StagePlan> plans;
-  clvf_stream stream = input;
-  for (const FilterText& f : filters) {
+  ChainPlan plan;
+  plan.filters = chain_filters(chain);
+  plan.output = input;
+  for (const FilterText& f : plan.filters) {
     try {
-      plans.push_back(plan_stage(f, stream));
+      plan.stages.push_back(plan_stage(f, plan.output));
     } catch (const Error& e) {
-      throw Error(e.status(), fmt::format("chain stage {}: {}", plans.size() + 1, e.what()));
+      throw Error(e.status(), fmt::format("chain stage {}: {}", plan.stages.size() + 1, e.what()));
     }
-    stream = plans.back().output;
+    plan.output = plan.stages.back().output;
   }
-  output_ = stream;
+  return plan;
+}
+
+Chain::Chain(clvf_device* device, std::string_view chain, const clvf_stream& input, clvf_storage src_storage,
+             clvf_storage dst_storage) {
+  ChainPlan planned = plan_chain(chain, input);
+  const std::vector<FilterText>& filters = planned.filters;
+  std::vector<StagePlan>& plans = planned.stages;
+  output_ = planned.output;
 
   cl_context context = nullptr;
   check(clvf_device_handles(device, &context, nullptr, nullptr), "chain");

@@ -14,6 +14,14 @@ namespace clvf::chain {
 // A chain string's filters: the string itself, or the chain preset it names.
 std::vector<FilterText> chain_filters(std::string_view chain);
 
+struct ChainPlan {
+  std::vector<FilterText> filters;
+  std::vector<StagePlan> stages;  // one per filter
+  clvf_stream output{};
+};
+// Plans every filter of `chain` for `input`, without a device. Throws Error naming the stage.
+ChainPlan plan_chain(std::string_view chain, const clvf_stream& input);
+
 class Chain {
  public:
   Chain(clvf_device* device, std::string_view chain, const clvf_stream& input, clvf_storage src_storage,

@@ -46,8 +46,7 @@ void plan_chain(const std::string& text) {
   stream.width = 1 + static_cast<unsigned char>(text[0]) * 8;
   stream.height = 1 + static_cast<unsigned char>(text[1]) * 4;
   stream.format = CLVF_PIX_YUV420P;
-  for (const auto& filter : clvf::chain::chain_filters(text.substr(2)))
-    stream = clvf::chain::plan_stage(filter, stream).output;
+  (void)clvf::chain::plan_chain(text.substr(2), stream);
 }
 
 }  // namespace

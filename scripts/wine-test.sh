@@ -36,7 +36,8 @@ xvfb-run -a -s "-screen 0 1024x768x24 -nolisten tcp" bash -c "
   echo 'wine-test: interop tests without kernels on Oclgrind (CL_RG: NV12 chroma planes)'
   CLVF_TEST_PLATFORM=Oclgrind timeout 600 wine '$TESTS' --gtest_brief=1 --gtest_filter='$NO_KERNELS'
   echo 'wine-test: ffmpeg.exe with the clvf filters against the Linux build (frame checksums, the default PoCL device)'
-  for vf in format=nv12,scale_clvf=w=160:h=120 format=yuv420p,denoise_clvf format=nv12,colorspace_clvf=matrix=bt709; do
+  for vf in format=nv12,scale_clvf=w=160:h=120 format=yuv420p,denoise_clvf format=nv12,colorspace_clvf=matrix=bt709 \
+            format=yuv420p,clvf=denoise-web-720p; do
     args=\"-hide_banner -loglevel error -f lavfi -i testsrc2=s=320x240:r=25:d=0.4 -vf \$vf -f framemd5\"
     OCL_ICD_VENDORS=/etc/OpenCL/vendors wine '$BUILD/bin/ffmpeg.exe' \$args -y '$BUILD/windows.md5'
     OCL_ICD_VENDORS=/etc/OpenCL/vendors '$ROOT/build/bin/ffmpeg' \$args -y '$BUILD/linux.md5'

@@ -34,6 +34,18 @@ inline bool expect_unsupported_images(const Device& d, clvf_storage storage, clv
   return true;
 }
 
+// Whether a frame of `f`, w x h, can be held in images on this device (PoCL's largest 2D image
+// depends on the machine's memory: 8192 on some, 16384 on others). The 16K-wide cases skip image
+// storage where it cannot.
+inline bool images_fit(const Device& d, clvf_storage storage, clvf_pixel_format f, int w, int h) {
+  if (storage != CLVF_STORAGE_CL_IMAGE) return true;
+  const size_t max_w = d.device().getInfo<CL_DEVICE_IMAGE2D_MAX_WIDTH>();
+  const size_t max_h = d.device().getInfo<CL_DEVICE_IMAGE2D_MAX_HEIGHT>();
+  for (const auto& plane : colour_plane_shapes(f, w, h))
+    if (size_t(plane.w) > max_w || size_t(plane.h) > max_h) return false;
+  return true;
+}
+
 // Random values over each component's whole code range.
 inline Components random_components(clvf_pixel_format f, int w, int h, std::mt19937_64& rng) {
   auto planes = colour_plane_shapes(f, w, h);

@@ -98,6 +98,7 @@ static int clvf_chain_query_formats(AVFilterContext *ctx)
     }
     if (!n_in)
         return ff_clvf_error(ctx, st, "chain");
+    in[n_in++] = AV_PIX_FMT_OPENCL; /* OpenCL frames of the same formats (checked at configuration) */
     in[n_in] = AV_PIX_FMT_NONE;
     if (same)
         return ff_clvf_query_formats(ctx, in, AV_PIX_FMT_NONE);

@@ -217,6 +217,20 @@ TEST_F(Chains, OneFfmpegFilterRunsAChain) {
     EXPECT_EQ(a.size(), layout_of(out.format, out.width, out.height).frame_bytes * 4) << "every frame comes out";
     EXPECT_TRUE(a == b) << "the clvf filter's frames differ from the chain's";
   }
+  // OpenCL frames (hwupload): the same frames as the filters written out on OpenCL frames.
+  std::vector<std::string> sums;
+  for (const char* vf : {"clvf=denoise-web-720p", "denoise_clvf=preset=medium,scale_clvf=preset=web-720p"}) {
+    const fs::path out = dir_ / fmt::format("hw-{}.md5", sums.size());
+    const ProcessResult r = run_ffmpeg(fmt::format(
+        "-init_hw_device opencl=ocl -filter_hw_device ocl -f rawvideo -pix_fmt yuv420p -s 320x240 -i {} "
+        "-vf \"format=yuv420p,hwupload,{},hwdownload,format=yuv420p\" -f framemd5 -y {}",
+        in.string(), vf, out.string()));
+    ASSERT_EQ(r.status, 0) << vf << "\n" << r.output;
+    std::string text;
+    for (uint8_t c : read_file(out)) text += static_cast<char>(c);
+    sums.push_back(text.substr(text.find("\n0,")));  // the frames, not the header
+  }
+  EXPECT_EQ(sums[0], sums[1]) << "OpenCL frames through the clvf filter differ from the filters written out";
   expect_failure("clvf=no-such-chain", "preset 'no-such-chain' is not known for chains; known: web-720p");
   expect_failure("clvf", "option 'chain' is empty");
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "runtime/error.hpp"
+#include "runtime/ops/frame_format.hpp"
 #include "runtime/ops/pixel_format.hpp"
 #include "runtime/presets.hpp"
 
@@ -75,18 +76,15 @@ struct Chain::Between {
   clvf_frame frame{};
 
   Between(cl_context context, const clvf_stream& s) {
-    const PixelFormat& f = *find_pixel_format(s.format);
     frame.storage = CLVF_STORAGE_CL_BUFFER;
-    for (size_t i = 0; i < f.planes.size(); ++i) {
-      const PlaneLayout& p = f.planes[i];
-      const size_t width = (s.width + p.sub_x - 1) / p.sub_x, height = (s.height + p.sub_y - 1) / p.sub_y;
-      const size_t pitch = width * p.channels * f.bytes;
+    const auto shapes = plane_shapes(planes_of(s.format, s.width, s.height));
+    for (size_t i = 0; i < shapes.size(); ++i) {
       cl_int err = CL_SUCCESS;
-      cl_mem mem = clCreateBuffer(context, CL_MEM_READ_WRITE, pitch * height, nullptr, &err);
+      cl_mem mem = clCreateBuffer(context, CL_MEM_READ_WRITE, shapes[i].row_bytes * shapes[i].rows, nullptr, &err);
       if (!mem) throw Error(cl_error_status(err), cl_error_message("clCreateBuffer", err));
       buffers.push_back(mem);
       frame.planes[i].mem = mem;
-      frame.planes[i].pitch = pitch;
+      frame.planes[i].pitch = shapes[i].row_bytes;
     }
   }
   ~Between() {

@@ -6,11 +6,18 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${CLVF_BUILD_DIR:-$ROOT/build}
-bash "$ROOT/scripts/build.sh"
+# Each stage prints its duration, so a CI log shows where the time went.
+stage() {
+  local name=$1 t0=$SECONDS; shift
+  echo "test.sh: $name"
+  "$@"
+  echo "test.sh: $name took $((SECONDS - t0)) s"
+}
+stage "build (clvf, FFmpeg 5.1)" bash "$ROOT/scripts/build.sh"
 # The filters in Debian 13's FFmpeg 7.1 too (tests/ffmpeg_versions.sh compares it with 5.1).
-FFMPEG_SERIES=7.1 bash "$ROOT/scripts/build-ffmpeg.sh"
+stage "build (FFmpeg 7.1)" env FFMPEG_SERIES=7.1 bash "$ROOT/scripts/build-ffmpeg.sh"
 cd "$BUILD"
-ctest --output-on-failure -j"$(nproc)" --timeout 1200
-bash "$ROOT/scripts/sanitize.sh"
-bash "$ROOT/scripts/fuzz.sh" 30
-bash "$ROOT/scripts/wine-test.sh"
+stage ctest ctest --output-on-failure -j"$(nproc)" --timeout 1200
+stage sanitizers bash "$ROOT/scripts/sanitize.sh"
+stage fuzzing bash "$ROOT/scripts/fuzz.sh" 30
+stage "Windows build and Wine" bash "$ROOT/scripts/wine-test.sh"

@@ -7,6 +7,7 @@
 #include "clvf/cl_interop.h"
 #include "runtime/error.hpp"
 #include "runtime/ops/pixel_format.hpp"
+#include "runtime/scratch.hpp"
 
 #if defined(_WIN32)
 #include "interop/dx9/d3d9_formats.hpp"
@@ -220,7 +221,7 @@ clvf_frame D3DFrames::copy_in(const clvf_frame& frame) {
       }
       if (plane_buffers_.size() <= i) plane_buffers_.emplace_back();
       if (plane_bytes_[i] != row || plane_buffers_[i].getInfo<CL_MEM_SIZE>() != row * p.height)
-        plane_buffers_[i] = cl::Buffer(device_->context(), CL_MEM_READ_WRITE, row * p.height);
+        plane_buffers_[i] = scratch_buffer(device_->context(), device_->queue(), CL_MEM_READ_WRITE, row * p.height);
       plane_bytes_[i] = row;
       if (!output_) {
         const cl::array<size_t, 3> origin = {0, 0, 0}, region = {row, p.height, 1};

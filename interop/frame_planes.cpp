@@ -7,6 +7,7 @@
 
 #include "interop/copy_pool.hpp"
 #include "runtime/error.hpp"
+#include "runtime/scratch.hpp"
 
 namespace clvf {
 
@@ -33,8 +34,8 @@ FramePlanes::FramePlanes(const cl::Context& context, const cl::CommandQueue& que
   for (auto& slot : staging_)
     for (const PlaneShape& s : shapes_) {
       const size_t bytes = s.row_bytes * s.rows;
-      Staging st{cl::Buffer(context, CL_MEM_READ_WRITE, bytes),
-                 cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes)};
+      Staging st{scratch_buffer(context, queue_, CL_MEM_READ_WRITE, bytes),
+                 scratch_buffer(context, queue_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes)};
       st.host = queue_.enqueueMapBuffer(st.pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes);
       slot.push_back(std::move(st));
     }

@@ -4,7 +4,6 @@
 
 namespace clvf::test {
 namespace {
-constexpr uint8_t kSentinel = 0x5A;
 constexpr size_t kPad = 5, kOffset = 16;  // odd pitch padding and a non-zero buffer offset
 
 size_t row_bytes(const RefPlane& p) { return size_t(p.w) * p.channels; }
@@ -26,7 +25,7 @@ TestFrame::TestFrame(const cl::Context& ctx, const cl::CommandQueue& q, clvf_sto
     if (i < image_formats.size() && image_formats[i].image_channel_data_type == CL_UNORM_INT16) pad_[i] = kPad + 1;
     const size_t pitch = row_bytes(s) + pad_[i];
     if (storage == CLVF_STORAGE_HOST) {
-      host_.emplace_back(pitch * s.h, kSentinel);
+      host_.emplace_back(pitch * s.h, sentinel_);
       frame_.planes[i].data = host_.back().data();
       frame_.planes[i].pitch = pitch;
     } else if (storage == CLVF_STORAGE_CL_BUFFER) {
@@ -54,7 +53,7 @@ void TestFrame::fill(const std::vector<RefPlane>& planes) {
                            const_cast<uint8_t*>(planes[i].data.data()));
       continue;
     }
-    std::vector<uint8_t> bytes((storage_ == CLVF_STORAGE_HOST ? 0 : kOffset) + pitch * s.h + (storage_ == CLVF_STORAGE_HOST ? 0 : kPad), kSentinel);
+    std::vector<uint8_t> bytes((storage_ == CLVF_STORAGE_HOST ? 0 : kOffset) + pitch * s.h + (storage_ == CLVF_STORAGE_HOST ? 0 : kPad), sentinel_);
     uint8_t* base = bytes.data() + (storage_ == CLVF_STORAGE_HOST ? 0 : kOffset);
     for (int y = 0; y < s.h; ++y) std::memcpy(base + y * pitch, planes[i].data.data() + y * row, row);
     if (storage_ == CLVF_STORAGE_HOST)
@@ -87,7 +86,7 @@ std::vector<RefPlane> TestFrame::read(bool* padding_intact) {
     }
     for (size_t k = 0; k < bytes.size(); ++k) {
       const bool inside = k >= start && k < start + pitch * s.h && (k - start) % pitch < row;
-      if (!inside && bytes[k] != kSentinel) *padding_intact = false;
+      if (!inside && bytes[k] != sentinel_) *padding_intact = false;
     }
     for (int y = 0; y < s.h; ++y) std::memcpy(out[i].data.data() + y * row, bytes.data() + start + y * pitch, row);
   }

@@ -17,7 +17,9 @@ class TestFrame {
   // those bytes, unless image_formats gives each plane's.
   TestFrame(const cl::Context& ctx, const cl::CommandQueue& q, clvf_storage storage, std::vector<RefPlane> shapes,
             std::vector<cl::ImageFormat> image_formats = {});
-  // Writes these planes' samples (also sets the padding around them to a sentinel).
+  // The byte fill writes around the planes (the sentinel read checks); 0x5A unless set.
+  void set_padding_byte(uint8_t byte) { sentinel_ = byte; }
+  // Writes these planes' samples (also sets the padding around them to the sentinel).
   void fill(const std::vector<RefPlane>& planes);
   // Reads the planes back; reports false in padding_intact if any byte outside a plane changed.
   std::vector<RefPlane> read(bool* padding_intact);
@@ -29,6 +31,7 @@ class TestFrame {
   clvf_storage storage_;
   std::vector<RefPlane> shapes_;
   std::vector<size_t> pad_;  // bytes after each row
+  uint8_t sentinel_ = 0x5A;
   std::vector<std::vector<uint8_t>> host_;  // host storage: rows with padding
   std::vector<cl::Memory> mems_;
   clvf_frame frame_{};

@@ -6,6 +6,7 @@
 #include "runtime/ops/frame_format.hpp"
 #include "runtime/ops/pixel_format.hpp"
 #include "runtime/presets.hpp"
+#include "runtime/scratch.hpp"
 
 namespace clvf::chain {
 
@@ -72,23 +73,17 @@ struct Chain::Stage {
 
 // A frame between two operations: one device buffer per plane, packed rows.
 struct Chain::Between {
-  std::vector<cl_mem> buffers;
+  std::vector<cl::Buffer> buffers;
   clvf_frame frame{};
 
-  Between(cl_context context, const clvf_stream& s) {
+  Between(const cl::Context& context, const cl::CommandQueue& queue, const clvf_stream& s) {
     frame.storage = CLVF_STORAGE_CL_BUFFER;
     const auto shapes = plane_shapes(planes_of(s.format, s.width, s.height));
     for (size_t i = 0; i < shapes.size(); ++i) {
-      cl_int err = CL_SUCCESS;
-      cl_mem mem = clCreateBuffer(context, CL_MEM_READ_WRITE, shapes[i].row_bytes * shapes[i].rows, nullptr, &err);
-      if (!mem) throw Error(cl_error_status(err), cl_error_message("clCreateBuffer", err));
-      buffers.push_back(mem);
-      frame.planes[i].mem = mem;
+      buffers.push_back(scratch_buffer(context, queue, CL_MEM_READ_WRITE, shapes[i].row_bytes * shapes[i].rows));
+      frame.planes[i].mem = buffers.back()();
       frame.planes[i].pitch = shapes[i].row_bytes;
     }
-  }
-  ~Between() {
-    for (cl_mem m : buffers) clReleaseMemObject(m);
   }
 };
 
@@ -120,7 +115,10 @@ Chain::Chain(clvf_device* device, std::string_view chain, const clvf_stream& inp
   output_ = planned.output;
 
   cl_context context = nullptr;
-  check(clvf_device_handles(device, &context, nullptr, nullptr), "chain");
+  cl_command_queue queue = nullptr;
+  check(clvf_device_handles(device, &context, nullptr, &queue), "chain");
+  const cl::Context shared_context(context, true);
+  const cl::CommandQueue shared_queue(queue, true);
   for (size_t i = 0; i < plans.size(); ++i) {
     StagePlan& plan = plans[i];
     const clvf_storage src = i == 0 ? src_storage : CLVF_STORAGE_CL_BUFFER;
@@ -143,7 +141,7 @@ Chain::Chain(clvf_device* device, std::string_view chain, const clvf_stream& inp
         break;
     }
     stages_.push_back(std::move(stage));
-    if (i + 1 < plans.size()) between_.push_back(std::make_unique<Between>(context, plan.output));
+    if (i + 1 < plans.size()) between_.push_back(std::make_unique<Between>(shared_context, shared_queue, plan.output));
   }
 }
 

@@ -12,6 +12,7 @@
 #include "runtime/kernels.hpp"
 #include "runtime/ops/frame_format.hpp"
 #include "runtime/ops/frame_run.hpp"
+#include "runtime/scratch.hpp"
 
 namespace clvf {
 namespace {
@@ -177,8 +178,8 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
                             params_.width, params_.height, radius_));
       pl.slot_bytes = static_cast<int>(bytes);
       pl.pitch = static_cast<int>(row);
-      pl.ring = cl::Buffer(ctx, CL_MEM_READ_WRITE, bytes * (2 * radius_ + 1));
-      pl.offsets = cl::Buffer(ctx, CL_MEM_READ_ONLY, sizeof(cl_int) * (2 * radius_ + 1));
+      pl.ring = scratch_buffer(ctx, device_->queue(), CL_MEM_READ_WRITE, bytes * (2 * radius_ + 1));
+      pl.offsets = scratch_buffer(ctx, device_->queue(), CL_MEM_READ_ONLY, sizeof(cl_int) * (2 * radius_ + 1));
       pl.kernel.setArg(0, pl.ring);
       pl.kernel.setArg(1, 0);
       pl.kernel.setArg(2, pl.pitch);

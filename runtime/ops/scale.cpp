@@ -12,6 +12,7 @@
 #include "runtime/ops/frame_format.hpp"
 #include "runtime/ops/frame_run.hpp"
 #include "runtime/ops/resample_table.hpp"
+#include "runtime/scratch.hpp"
 
 namespace clvf {
 namespace {
@@ -143,7 +144,8 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
   const bool dst_image = params_.dst_storage == CLVF_STORAGE_CL_IMAGE && !float_output_;
   const int index = static_cast<int>(&pl - planes_.data());
   if (float_output_)
-    pl.float_plane = cl::Buffer(device_->context(), CL_MEM_READ_WRITE, sizeof(float) * pl.dst_w * pl.channels * pl.dst_h);
+    pl.float_plane = scratch_buffer(device_->context(), device_->queue(), CL_MEM_READ_WRITE,
+                                    sizeof(float) * pl.dst_w * pl.channels * pl.dst_h);
   const auto bind_float_output = [&](cl::Kernel& k, cl_uint first) {
     k.setArg(first, pl.float_plane);
     k.setArg(first + 1, 0);

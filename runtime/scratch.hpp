@@ -1,0 +1,15 @@
+// Device memory an operation allocates for its own use: a temporal ring, intermediate planes
+// between a chain's stages, staging copies of host frames.
+#pragma once
+#include <cstddef>
+
+#include "runtime/cl.hpp"
+
+namespace clvf {
+
+// A buffer of `bytes`. With CLVF_POISON_SCRATCH=<0 to 255> in the environment (a test switch) it
+// starts filled with that byte, on `queue`: a kernel that reads memory nothing wrote then gives
+// outputs that change with the byte (tests/test_unwritten_reads.cpp).
+cl::Buffer scratch_buffer(const cl::Context& context, const cl::CommandQueue& queue, cl_mem_flags flags, size_t bytes);
+
+}  // namespace clvf

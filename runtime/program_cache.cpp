@@ -47,7 +47,12 @@ std::optional<std::vector<unsigned char>> read_entry(const std::filesystem::path
   std::ifstream in(path, std::ios::binary);
   present = static_cast<bool>(in);
   if (!in) return std::nullopt;
-  const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.seekg(0, std::ios::end);
+  const std::streamoff length = in.tellg();
+  if (length < 0) return std::nullopt;
+  std::string data(static_cast<size_t>(length), '\0');
+  in.seekg(0);
+  if (!in.read(data.data(), length)) return std::nullopt;
   size_t pos = sizeof kMagic;
   uint64_t key_len = 0, size = 0, checksum = 0;
   if (data.size() < pos || std::memcmp(data.data(), kMagic, sizeof kMagic) != 0) return std::nullopt;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The library, its tests and samples built with AddressSanitizer and UndefinedBehaviorSanitizer
 # (build-asan/), then the kernel checkers (small frames), the async and parameter tests, the
-# samples and the fault-injection sweeps run under them, zero-copy and staged: any report fails
-# the run. Part of scripts/test.sh.
+# samples and the fault-injection sweeps run under them, zero-copy and staged, and the FFmpeg
+# glue in ffmpeg graphs (scripts/asan-ffmpeg.sh): any report fails the run. Part of
+# scripts/test.sh; its logs are in build-asan/*.log.
 # Leaks are checked; tests/sanitizers/lsan.supp lists PoCL's and LLVM's own (see there).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,19 +12,34 @@ flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-fr
 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
   > "$BUILD.configure.log" 2>&1 || { cat "$BUILD.configure.log" >&2; exit 1; }
-cmake --build "$BUILD" -j"$(nproc)" --target clvf_tests clvf_fault_tests server_streams scale_raw
+cmake --build "$BUILD" -j"$(nproc)" --target clvf clvf_tests clvf_fault_tests server_streams scale_raw
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1
 export LSAN_OPTIONS=suppressions=$ROOT/tests/sanitizers/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export CLVF_CHECK_SMALL=1 CLVF_CACHE_DIR=$BUILD/test-cache
-for staged in 0 1; do
-  echo "sanitize: clvf_tests (staged copies: $staged)"
-  CLVF_NO_ZERO_COPY=$staged "$BUILD/bin/clvf_tests" --gtest_brief=1 > "$BUILD/tests-$staged.log" 2>&1 \
-    || { tail -60 "$BUILD/tests-$staged.log" >&2; exit 1; }
-  echo "sanitize: server_streams 4 20 (staged copies: $staged)"
-  CLVF_NO_ZERO_COPY=$staged "$BUILD/bin/server_streams" 4 20 > "$BUILD/server-$staged.log" 2>&1 \
-    || { tail -60 "$BUILD/server-$staged.log" >&2; exit 1; }
-done
-echo "sanitize: clvf_fault_tests (every OpenCL call of a job failing in turn)"
-"$BUILD/bin/clvf_fault_tests" --gtest_brief=1 > "$BUILD/fault.log" 2>&1 || { tail -60 "$BUILD/fault.log" >&2; exit 1; }
+# Each run below keeps one core busy (frames are small): two at a time, each with its own log.
+pair() {  # pair NAME1 CMD1 -- NAME2 CMD2: runs both, fails if either fails, showing its log's end
+  local a=() b=() seen=0
+  for x in "$@"; do
+    if [ "$x" = -- ]; then seen=1; elif [ $seen = 0 ]; then a+=("$x"); else b+=("$x"); fi
+  done
+  echo "sanitize: ${a[0]} | ${b[0]}"
+  "${a[@]:1}" > "$BUILD/${a[0]}.log" 2>&1 & local pa=$!
+  "${b[@]:1}" > "$BUILD/${b[0]}.log" 2>&1 & local pb=$!
+  local failed=()
+  wait $pa || failed+=("${a[0]}")
+  wait $pb || failed+=("${b[0]}")
+  for f in "${failed[@]}"; do tail -60 "$BUILD/$f.log" >&2; echo "sanitize: $f failed" >&2; done
+  [ ${#failed[@]} = 0 ]
+}
+runs() { CLVF_NO_ZERO_COPY=$1 "$BUILD/bin/clvf_tests" --gtest_brief=1 && CLVF_NO_ZERO_COPY=$1 "$BUILD/bin/server_streams" 4 20; }
+pair zero-copy runs 0 -- staged runs 1
+# The fault sweeps (every OpenCL call and every allocation of a job failing in turn), in two
+# halves of about equal time.
+allocations_scale='FaultInjection.AllocationsScale:FaultInjection.DenoiseTemporal:FaultInjection.Colorspace'
+pair faults-1 "$BUILD/bin/clvf_fault_tests" --gtest_brief=1 --gtest_filter="$allocations_scale" \
+  -- faults-2 "$BUILD/bin/clvf_fault_tests" --gtest_brief=1 --gtest_filter="-$allocations_scale"
+# The FFmpeg glue (filters/*.c) sanitized too, in ffmpeg graphs.
+echo "sanitize: ffmpeg-glue"
+bash "$ROOT/scripts/asan-ffmpeg.sh" > "$BUILD/ffmpeg-glue.log" 2>&1 || { tail -60 "$BUILD/ffmpeg-glue.log" >&2; exit 1; }
 echo "sanitize: no reports"

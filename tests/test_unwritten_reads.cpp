@@ -109,7 +109,7 @@ constexpr clvf_pixel_format kAllFormats[] = {CLVF_PIX_NV12,    CLVF_PIX_YUV420P,
 
 // Every algorithm, up and down, with and without a conversion in the same operation.
 TEST_P(UnwrittenReads, Scale) {
-  const int count = small_only() ? 8 : 24;
+  const int count = small_only() ? 8 : 12;
   for (int n = 0; n < count; ++n) {
     clvf_scale_params p;
     clvf_scale_params_default(&p);
@@ -147,7 +147,7 @@ TEST_P(UnwrittenReads, Scale) {
 }
 
 TEST_P(UnwrittenReads, Colorspace) {
-  const int count = small_only() ? 8 : 24;
+  const int count = small_only() ? 8 : 12;
   for (int n = 0; n < count; ++n) {
     clvf_colorspace_params p;
     clvf_colorspace_params_default(&p);
@@ -183,7 +183,7 @@ TEST_P(UnwrittenReads, Colorspace) {
 
 // Spatial and temporal (the ring: frames at the ends of the stream have fewer neighbours).
 TEST_P(UnwrittenReads, Denoise) {
-  const int count = small_only() ? 6 : 16;
+  const int count = small_only() ? 6 : 8;
   for (int n = 0; n < count; ++n) {
     clvf_denoise_params p;
     clvf_denoise_params_default(&p);

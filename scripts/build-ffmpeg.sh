@@ -22,19 +22,13 @@ source "$ROOT/scripts/ffmpeg-source.sh"
 CC="gcc"; CXX="g++"
 if command -v ccache >/dev/null; then CC="ccache gcc"; CXX="ccache g++"; fi
 
+# Debian's own configuration of this FFmpeg (filters/ffmpeg-SERIES/debian.flags: every library
+# and feature its ffmpeg package has; configure fails if one is missing), then clvf's own.
+mapfile -t DEBIAN < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$ROOT/filters/ffmpeg-$SERIES/debian.flags")
 CONFIG=(
+  "${DEBIAN[@]}"
   --prefix="$OBJ/install" --cc="$CC" --cxx="$CXX"
-  --disable-doc --disable-ffplay --disable-debug --enable-gpl --enable-version3
-  --disable-everything --disable-autodetect --enable-pthreads --enable-zlib
-  --enable-opencl --enable-libx264 --enable-libdav1d --enable-libzimg
-  --enable-decoder=h264,hevc,vp9,libdav1d,rawvideo,wrapped_avframe,png,mjpeg
-  --enable-encoder=libx264,rawvideo,wrapped_avframe,ffv1
-  --enable-parser=h264,hevc,vp9,av1,mjpeg,png
-  --enable-demuxer=mov,matroska,mpegts,nut,yuv4mpegpipe,rawvideo,h264,hevc,ivf,image2,lavfi
-  --enable-muxer=mp4,mov,matroska,mpegts,nut,yuv4mpegpipe,rawvideo,null,framemd5,h264
-  --enable-protocol=file,pipe
-  --enable-bsfs --enable-indev=lavfi
-  --enable-filter=scale,zscale,crop,format,hwupload,hwdownload,null,testsrc,testsrc2,color,psnr,ssim,split,noise,setpts,settb,trim,loop,nlmeans,nlmeans_opencl,fps,scale_clvf,denoise_clvf,colorspace_clvf,clvf,colorspace,setparams,hqdn3d,nullsink,buffer,buffersink,aresample,anull
+  --disable-doc  # the manual pages are Debian's ffmpeg-doc; not needed to run
   --extra-cflags="-I$ROOT/include"
   --extra-ldflags="-L$BUILD/lib -Wl,-rpath,$BUILD/lib"
   --extra-libs="-lclvf"
@@ -67,10 +61,10 @@ gcc -std=c11 -O2 -Wall -I"$SRC" -I"$OBJ" -I"$ROOT/include" "$ROOT/samples/transc
 echo "build-ffmpeg: $BUILD/bin/transcode (samples/transcode.c) ready"
 
 # samples/filter_threads.c: libavfilter graphs with the clvf filters on several threads.
-extra=$(grep -E '^EXTRALIBS(-avfilter|-swscale|-avformat|-avcodec|-swresample|-avutil)?=' "$OBJ/ffbuild/config.mak" \
+extra=$(grep -E '^EXTRALIBS(-avfilter|-postproc|-swscale|-avformat|-avcodec|-swresample|-avutil)?=' "$OBJ/ffbuild/config.mak" \
   | cut -d= -f2- | tr '\n' ' ')
 gcc -std=c11 -O2 -Wall -pthread -I"$SRC" -I"$OBJ" "$ROOT/samples/filter_threads.c" \
-  "$OBJ/libavfilter/libavfilter.a" "$OBJ/libswscale/libswscale.a" "$OBJ/libavformat/libavformat.a" \
+  "$OBJ/libavfilter/libavfilter.a" "$OBJ/libpostproc/libpostproc.a" "$OBJ/libswscale/libswscale.a" "$OBJ/libavformat/libavformat.a" \
   "$OBJ/libavcodec/libavcodec.a" "$OBJ/libswresample/libswresample.a" "$OBJ/libavutil/libavutil.a" \
   -L"$BUILD/lib" -Wl,-rpath,"$BUILD/lib" -lclvf $extra -o "$BUILD/bin/filter_threads"
 echo "build-ffmpeg: $BUILD/bin/filter_threads (samples/filter_threads.c) ready"

@@ -13,6 +13,8 @@ PACKAGES=(
   nasm libx264-dev libdav1d-dev gnuplot-nox
   clang libclang-rt-dev python3 parallel valgrind
   g++-mingw-w64-x86-64-posix wine wine64 xvfb xauth
+  # FFmpeg 7.1's Debian configuration uses these too (5.1's build dependencies, below, do not)
+  libdvdnav-dev libdvdread-dev libvpl-dev
 )
 
 SUDO=""
@@ -51,6 +53,14 @@ fi
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# Every library Debian builds its ffmpeg package with (its Build-Depends, without the documentation
+# tools): build/bin/ffmpeg is configured as Debian's (filters/ffmpeg-*/debian.flags).
+plan=$(apt-get -s build-dep --arch-only ffmpeg 2>&1) \
+  || { echo "setup: apt-get build-dep ffmpeg cannot be planned: $plan" >&2; exit 1; }
+if grep -q '^Inst ' <<< "$plan"; then
+  echo "setup: installing FFmpeg's build dependencies (apt-get build-dep ffmpeg)"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get build-dep -y -qq --arch-only ffmpeg >/dev/null
 fi
 echo "setup: packages ready"
 

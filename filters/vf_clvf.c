@@ -47,9 +47,14 @@ static clvf_stream stream_of(const AVFilterLink *link, enum AVPixelFormat sw, co
     s.sar_den = link->sample_aspect_ratio.den;
     if (!f)
         return s;
-    s.matrix = ff_clvf_frame_matrix(f);
-    s.range = ff_clvf_frame_range(f, s.format);
-    s.chroma_location = ff_clvf_frame_chroma_location(f);
+    /* The tags as the frame has them: an untagged frame's defaults are the planner's to fill in,
+     * and its output stays untagged where no stage converts. */
+    if (f->colorspace != AVCOL_SPC_UNSPECIFIED)
+        s.matrix = ff_clvf_frame_matrix(f);
+    if (f->color_range != AVCOL_RANGE_UNSPECIFIED)
+        s.range = ff_clvf_frame_range(f, s.format);
+    if (f->chroma_location != AVCHROMA_LOC_UNSPECIFIED)
+        s.chroma_location = ff_clvf_frame_chroma_location(f);
     return s;
 }
 

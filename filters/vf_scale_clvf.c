@@ -256,6 +256,8 @@ static int scale_clvf_submit_frame(AVFilterContext *ctx, AVFrame *in)
     if (s->params.dst_format)
         ff_clvf_tag_frame(out, s->params.dst_format, s->params.dst_matrix, s->params.dst_range,
                           s->params.chroma_location);
+    else if (out->color_range == AVCOL_RANGE_UNSPECIFIED && !ff_clvf_is_rgb(s->params.format))
+        out->color_range = AVCOL_RANGE_MPEG; /* as FFmpeg's scale tags an untagged frame's output */
     return ff_clvf_submit(ctx, &s->flight, (ff_clvf_submit_fn)clvf_scale_submit, s->hw, in, s->params.format, out,
                           s->params.dst_format ? s->params.dst_format : s->params.format);
 

@@ -227,6 +227,8 @@ StagePlan plan_scale(const FilterOptions& o, const clvf_stream& in) {
     p.dst_range = is_rgb(out_format) ? CLVF_RANGE_PC : range.value_or(p.src_range);
     p.dither = dither.value_or(CLVF_DITHER_AUTO);
     tag(plan.output, out_format, p.dst_matrix, p.dst_range, p.chroma_location);
+  } else if (!plan.output.range && !is_rgb(in.format)) {
+    plan.output.range = CLVF_RANGE_TV;  // as vf_scale_clvf (and FFmpeg's scale) tag an untagged frame
   }
   return plan;
 }

@@ -179,25 +179,60 @@ int ff_clvf_query_formats(AVFilterContext *ctx, const enum AVPixelFormat *in_for
     return ff_formats_ref(with_d3d_formats(out_formats), &ctx->outputs[0]->incfg.formats);
 }
 
+static void format_names(const enum AVPixelFormat *formats, char *names, size_t size)
+{
+    names[0] = 0;
+    for (const enum AVPixelFormat *f = formats; *f != AV_PIX_FMT_NONE; f++)
+        av_strlcatf(names, size, "%s%s", f == formats ? "" : ", ", av_get_pix_fmt_name(*f));
+}
+
+/* FFmpeg converts a system-memory input the filter does not take with a scale filter it inserts
+ * (auto_scale_N). Where that conversion would lose bit depth or chroma resolution, the filter
+ * refuses at configuration instead, naming what it takes and the format= that accepts the loss. */
+static int refuse_lossy_conversion(AVFilterContext *ctx, AVFilterLink *inlink, const enum AVPixelFormat *allowed)
+{
+    AVFilterContext *conv = inlink->src;
+    const AVPixFmtDescriptor *from, *to = av_pix_fmt_desc_get(inlink->format);
+    char names[256], lost[64];
+
+    if (!conv || !conv->filter || strcmp(conv->filter->name, "scale") || !conv->name ||
+        strncmp(conv->name, "auto_scale", 10) || conv->nb_inputs != 1 || !conv->inputs[0])
+        return 0;
+    from = av_pix_fmt_desc_get(conv->inputs[0]->format);
+    if (!from || !to || (from->flags & AV_PIX_FMT_FLAG_HWACCEL))
+        return 0;
+    if (to->comp[0].depth < from->comp[0].depth)
+        snprintf(lost, sizeof(lost), "bit depth (%d to %d bits)", from->comp[0].depth, to->comp[0].depth);
+    else if (from->nb_components >= 3 &&
+             (to->log2_chroma_w > from->log2_chroma_w || to->log2_chroma_h > from->log2_chroma_h))
+        snprintf(lost, sizeof(lost), "chroma resolution");
+    else
+        return 0;
+    format_names(allowed, names, sizeof(names));
+    av_log(ctx, AV_LOG_ERROR, "the input is %s, which this filter does not take (it takes %s); FFmpeg would "
+           "convert it to %s, losing %s. To accept that, put format=%s before the filter\n",
+           from->name, names, to->name, lost, to->name);
+    return AVERROR(ENOSYS);
+}
+
 int ff_clvf_input_format(AVFilterContext *ctx, AVFilterLink *inlink, const enum AVPixelFormat *allowed, int *hw,
                          enum AVPixelFormat *sw_format)
 {
-    char names[256] = "";
+    char names[256];
 
     *hw = ff_clvf_frames_kind(inlink->format);
     *sw_format = inlink->format;
     if (!*hw)
-        return 0;
+        return refuse_lossy_conversion(ctx, inlink, allowed);
     if (!CLVF_LINK_HW_FRAMES(inlink)) {
         av_log(ctx, AV_LOG_ERROR, "%s frames arrived without a frames context\n", frames_name(*hw));
         return AVERROR(EINVAL);
     }
     *sw_format = ((AVHWFramesContext *)CLVF_LINK_HW_FRAMES(inlink)->data)->sw_format;
-    for (const enum AVPixelFormat *f = allowed; *f != AV_PIX_FMT_NONE; f++) {
+    for (const enum AVPixelFormat *f = allowed; *f != AV_PIX_FMT_NONE; f++)
         if (*f == *sw_format)
             return 0;
-        av_strlcatf(names, sizeof(names), "%s%s", f == allowed ? "" : ", ", av_get_pix_fmt_name(*f));
-    }
+    format_names(allowed, names, sizeof(names));
     av_log(ctx, AV_LOG_ERROR, "%s frames of %s are not supported; allowed: %s\n", frames_name(*hw),
            av_get_pix_fmt_name(*sw_format), names);
     return AVERROR(ENOSYS);

@@ -116,7 +116,9 @@ clvf_storage ff_clvf_storage(int hw);
 int ff_clvf_check_output_kind(AVFilterContext *ctx, int hw, AVFilterLink *outlink);
 
 /* Checks the input's format: *hw is set to the kind of frames (CLVF_FRAMES_*), *sw_format to the
- * planes' format (one of `allowed`; anything else is an error naming what is allowed). */
+ * planes' format (one of `allowed`; anything else is an error naming what is allowed). A
+ * system-memory input that FFmpeg converted to one of `allowed` with a loss of bit depth or chroma
+ * resolution is refused, with the format= that accepts the loss. */
 int ff_clvf_input_format(AVFilterContext *ctx, AVFilterLink *inlink, const enum AVPixelFormat *allowed, int *hw,
                          enum AVPixelFormat *sw_format);
 /* The device: the OpenCL frames' own, for DXVA2 and D3D11 frames the spec's device in a context

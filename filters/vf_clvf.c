@@ -137,11 +137,15 @@ static int clvf_chain_config_output(AVFilterLink *outlink)
     CLVFChainContext *s = ctx->priv;
     clvf_stream in;
     clvf_status st;
-    enum AVPixelFormat out_sw;
-    int err;
+    enum AVPixelFormat out_sw, taken[FF_ARRAY_ELEMS(s->out_of) + 1];
+    int err, n_taken = 0;
 
     release_state(s);
-    if ((err = ff_clvf_input_format(ctx, inlink, ff_clvf_formats_all, &s->hw, &s->in_sw)) < 0)
+    for (int i = 0; ff_clvf_formats_all[i] != AV_PIX_FMT_NONE; i++)
+        if (s->out_of[i] != AV_PIX_FMT_NONE)
+            taken[n_taken++] = ff_clvf_formats_all[i];
+    taken[n_taken] = AV_PIX_FMT_NONE;
+    if ((err = ff_clvf_input_format(ctx, inlink, taken, &s->hw, &s->in_sw)) < 0)
         return err;
     if ((err = ff_clvf_check_output_kind(ctx, s->hw, outlink)) < 0)
         return err;

@@ -283,7 +283,7 @@ TEST_F(FfmpegColour, FramesInFlightComeOutInOrderWithStagedCopies) {
 TEST_F(FfmpegColour, ProfileOptionLogsKernelTimes) {
   const ProcessResult r = run_ffmpeg(
       "-loglevel info -f lavfi -i testsrc2=size=320x240 -frames:v 3 "
-      "-vf scale_clvf=w=160:h=120:profile=1,colorspace_clvf=format=rgba,denoise_clvf=profile=1 -f null -");
+      "-vf scale_clvf=w=160:h=120:profile=1,colorspace_clvf=format=rgba,format=yuv420p,denoise_clvf=profile=1 -f null -");
   ASSERT_EQ(r.status, 0) << r.output;
   for (const char* line : {"kernel times", "scale_block plane 0", "scale_block plane 1", "colour_luma", "nlmeans plane 0"})
     EXPECT_NE(r.output.find(line), std::string::npos) << line << " missing from:\n" << r.output;

@@ -20,11 +20,7 @@ JOBS=$(nproc)
 source "$ROOT/scripts/ffmpeg-source.sh"
 
 CC="gcc"; CXX="g++"
-if command -v ccache >/dev/null; then
-  CC="ccache gcc"; CXX="ccache g++"
-  # Paths inside the checkout hashed relative to it: another clone (CI's) reuses the same objects.
-  export CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=1
-fi
+if command -v ccache >/dev/null; then CC="ccache gcc"; CXX="ccache g++"; fi
 
 # Debian's own configuration of this FFmpeg (filters/ffmpeg-SERIES/debian.flags: every library
 # and feature its ffmpeg package has; configure fails if one is missing), then clvf's own.

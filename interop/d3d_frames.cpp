@@ -42,25 +42,6 @@ const char* storage_name(clvf_storage s) { return s == CLVF_STORAGE_D3D11 ? "D3D
 
 }  // namespace
 
-void D3DSides::open(const std::shared_ptr<Device>& device, clvf_storage& src_storage, clvf_pixel_format src_format,
-                    clvf_storage& dst_storage, clvf_pixel_format dst_format) {
-  if (D3DFrames::is_d3d(src_storage)) {
-    src = std::make_unique<D3DFrames>(device, src_storage, src_format, "source", false);
-    src_storage = src->inner_storage();
-  }
-  if (D3DFrames::is_d3d(dst_storage)) {
-    dst = std::make_unique<D3DFrames>(device, dst_storage, dst_format, "destination", true);
-    dst_storage = dst->inner_storage();
-  }
-}
-
-void D3DSides::release_quietly() {
-  for (D3DFrames* f : {src.get(), dst.get()}) try {
-      if (f) f->release();
-    } catch (...) {
-    }
-}
-
 #if defined(_WIN32)
 
 namespace {

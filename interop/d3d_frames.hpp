@@ -13,11 +13,12 @@
 #include <vector>
 
 #include "clvf/clvf.h"
+#include "interop/shared_frames.hpp"
 #include "runtime/device.hpp"
 
 namespace clvf {
 
-class D3DFrames {
+class D3DFrames : public SharedFrames {
  public:
   static bool is_d3d(clvf_storage storage) {
     return storage == CLVF_STORAGE_D3D11 || storage == CLVF_STORAGE_DXVA2;
@@ -26,18 +27,18 @@ class D3DFrames {
   // Direct3D at release), inputs only read.
   D3DFrames(std::shared_ptr<Device> device, clvf_storage storage, clvf_pixel_format format, const char* which,
             bool output);
-  ~D3DFrames();
+  ~D3DFrames() override;
   D3DFrames(const D3DFrames&) = delete;
   D3DFrames& operator=(const D3DFrames&) = delete;
 
   // CL_IMAGE, or CL_BUFFER where the device lacks the image formats (see above).
-  clvf_storage inner_storage() const { return buffers_ ? CLVF_STORAGE_CL_BUFFER : CLVF_STORAGE_CL_IMAGE; }
+  clvf_storage inner_storage() const override { return buffers_ ? CLVF_STORAGE_CL_BUFFER : CLVF_STORAGE_CL_IMAGE; }
   // The frame of inner_storage() for `frame`: its planes acquired (or copied in) on the device's
   // queue.
-  clvf_frame acquire(const clvf_frame& frame);
+  clvf_frame acquire(const clvf_frame& frame) override;
   // Releases what acquire took (buffers: copies outputs back), after the work already on the
   // device's queue.
-  void release();
+  void release() override;
 
  private:
   std::vector<cl_mem>& import(const clvf_frame& frame);
@@ -61,39 +62,6 @@ class D3DFrames {
   void* create_ = nullptr;
   void* acquire_ = nullptr;
   void* release_ = nullptr;
-};
-
-// The sides of an operation whose source or destination is a Direct3D frame (the C API's).
-struct D3DSides {
-  std::unique_ptr<D3DFrames> src, dst;
-
-  // Opens the sides whose storage is Direct3D and rewrites their storage to CL_IMAGE, which is
-  // what the operation is then created for.
-  void open(const std::shared_ptr<Device>& device, clvf_storage& src_storage, clvf_pixel_format src_format,
-            clvf_storage& dst_storage, clvf_pixel_format dst_format);
-  // body(src, dst) with the Direct3D frames acquired (either may be null); both are released after
-  // it, behind the work it enqueued, except the source with keep_src (an operation that reads it
-  // later: denoise's send, read at receive), which stays acquired until release_src or the next.
-  template <typename Body>
-  void run(const clvf_frame* s, const clvf_frame* d, Body&& body, bool keep_src = false) {
-    clvf_frame si{}, di{};
-    try {
-      if (s && src) s = &(si = src->acquire(*s));
-      if (d && dst) d = &(di = dst->acquire(*d));
-      body(s, d);
-    } catch (...) {
-      release_quietly();
-      throw;
-    }
-    if (src && !keep_src) src->release();
-    if (dst) dst->release();
-  }
-  void release_src() {
-    if (src) src->release();
-  }
-
- private:
-  void release_quietly();
 };
 
 }  // namespace clvf

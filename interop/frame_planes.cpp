@@ -85,7 +85,8 @@ void FramePlanes::validate(const clvf_frame& frame) const {
         break;
       case CLVF_STORAGE_D3D11:
       case CLVF_STORAGE_DXVA2:
-        break;  // never here: the C API hands operations these frames as images (interop/d3d_frames)
+      case CLVF_STORAGE_CUDA:
+        break;  // never here: the C API hands operations these frames as OpenCL ones (interop/shared_frames)
     }
     const size_t a = shapes_[i].alignment;
     const size_t start = storage_ == CLVF_STORAGE_HOST ? reinterpret_cast<uintptr_t>(p.data) : p.offset;
@@ -114,6 +115,7 @@ cl_uint FramePlanes::set_args(cl::Kernel& kernel, cl_uint index, const clvf_fram
       return index + 1;
     case CLVF_STORAGE_D3D11:
     case CLVF_STORAGE_DXVA2:
+    case CLVF_STORAGE_CUDA:
       break;  // never here (see validate)
   }
   return index;

@@ -5,7 +5,8 @@
 #include <vector>
 
 #include "clvf/clvf.h"
-#include "interop/d3d_frames.hpp"
+#include "interop/cuda/cuda_share.hpp"
+#include "interop/shared_frames.hpp"
 #include "runtime/api_guard.hpp"
 #include "runtime/device.hpp"
 #include "runtime/ops/colorspace.hpp"
@@ -18,17 +19,20 @@
 struct clvf_device {
   std::shared_ptr<clvf::Device> impl;
 };
+struct clvf_cuda_buffer {
+  std::shared_ptr<clvf::cuda::Allocation> impl;
+};
 struct clvf_scale {
   std::unique_ptr<clvf::ScaleConvert> impl;
-  clvf::D3DSides d3d;
+  clvf::FrameSides sides;
 };
 struct clvf_denoise {
   std::unique_ptr<clvf::Denoise> impl;
-  clvf::D3DSides d3d;
+  clvf::FrameSides sides;
 };
 struct clvf_colorspace {
   std::unique_ptr<clvf::Colorspace> impl;
-  clvf::D3DSides d3d;
+  clvf::FrameSides sides;
 };
 
 namespace clvf {
@@ -97,6 +101,32 @@ CLVF_API clvf_status clvf_device_open_d3d(const char* spec, clvf_d3d_kind kind, 
   });
 }
 
+CLVF_API clvf_status clvf_device_open_cuda(const char* spec, void* cuda_context, clvf_device** out) {
+  return api_call([&] {
+    require(out, "clvf_device_open_cuda: out");
+    *out = nullptr;
+    auto device = clvf::Device::open_cuda(spec ? spec : "", cuda_context);
+    *out = new clvf_device{std::move(device)};
+  });
+}
+
+CLVF_API clvf_status clvf_cuda_buffer_alloc(clvf_device* device, size_t size, clvf_cuda_buffer** out) {
+  return api_call([&] {
+    require(out, "clvf_cuda_buffer_alloc: out");
+    *out = nullptr;
+    require(device, "clvf_cuda_buffer_alloc: device");
+    if (!device->impl->cuda())
+      throw clvf::Error(CLVF_ERROR_INVALID_ARGUMENT, "clvf_cuda_buffer_alloc: the device was not opened with clvf_device_open_cuda");
+    *out = new clvf_cuda_buffer{device->impl->cuda()->allocate(size)};
+  });
+}
+
+CLVF_API void* clvf_cuda_buffer_pointer(const clvf_cuda_buffer* buffer) {
+  return buffer ? reinterpret_cast<void*>(buffer->impl->pointer()) : nullptr;
+}
+
+CLVF_API void clvf_cuda_buffer_release(clvf_cuda_buffer* buffer) { delete buffer; }
+
 CLVF_API void clvf_device_release(clvf_device* device) { delete device; }
 
 CLVF_API const char* clvf_device_name(const clvf_device* device) {
@@ -141,10 +171,11 @@ CLVF_API clvf_status clvf_scale_create(clvf_device* device, const clvf_scale_par
     require(device, "clvf_scale_create: device");
     require(params, "clvf_scale_create: params");
     clvf_scale_params p = *params;
-    clvf::D3DSides d3d;
-    d3d.open(device->impl, p.src_storage, p.format, p.dst_storage, p.dst_format ? p.dst_format : p.format);
+    clvf::FrameSides sides;
+    sides.open(device->impl, {p.src_storage, p.format, p.src_width, p.src_height},
+               {p.dst_storage, p.dst_format ? p.dst_format : p.format, p.dst_width, p.dst_height});
     auto op = std::make_unique<clvf::ScaleConvert>(device->impl, p);
-    *out = new clvf_scale{std::move(op), std::move(d3d)};
+    *out = new clvf_scale{std::move(op), std::move(sides)};
   });
 }
 
@@ -153,7 +184,7 @@ CLVF_API clvf_status clvf_scale_process(clvf_scale* scale, const clvf_frame* src
     require(scale, "clvf_scale_process: scale");
     require(src, "clvf_scale_process: src");
     require(dst, "clvf_scale_process: dst");
-    scale->d3d.run(src, dst, [&](const clvf_frame* s, const clvf_frame* d) { scale->impl->process(*s, *d); });
+    scale->sides.run(src, dst, [&](const clvf_frame* s, const clvf_frame* d) { scale->impl->process(*s, *d); });
   });
 }
 
@@ -162,7 +193,7 @@ CLVF_API clvf_status clvf_scale_submit(clvf_scale* scale, const clvf_frame* src,
     require(scale, "clvf_scale_submit: scale");
     require(src, "clvf_scale_submit: src");
     require(dst, "clvf_scale_submit: dst");
-    scale->d3d.run(src, dst, [&](const clvf_frame* s, const clvf_frame* d) { scale->impl->submit(*s, *d); });
+    scale->sides.run(src, dst, [&](const clvf_frame* s, const clvf_frame* d) { scale->impl->submit(*s, *d); });
   });
 }
 
@@ -222,10 +253,10 @@ CLVF_API clvf_status clvf_denoise_create(clvf_device* device, const clvf_denoise
     require(device, "clvf_denoise_create: device");
     require(params, "clvf_denoise_create: params");
     clvf_denoise_params p = *params;
-    clvf::D3DSides d3d;
-    d3d.open(device->impl, p.src_storage, p.format, p.dst_storage, p.format);
+    clvf::FrameSides sides;
+    sides.open(device->impl, {p.src_storage, p.format, p.width, p.height}, {p.dst_storage, p.format, p.width, p.height});
     auto op = std::make_unique<clvf::Denoise>(device->impl, p);
-    *out = new clvf_denoise{std::move(op), std::move(d3d)};
+    *out = new clvf_denoise{std::move(op), std::move(sides)};
   });
 }
 
@@ -234,7 +265,7 @@ CLVF_API clvf_status clvf_denoise_process(clvf_denoise* denoise, const clvf_fram
     require(denoise, "clvf_denoise_process: denoise");
     require(src, "clvf_denoise_process: src");
     require(dst, "clvf_denoise_process: dst");
-    denoise->d3d.run(src, dst, [&](const clvf_frame* s, const clvf_frame* d) { denoise->impl->process(*s, *d); });
+    denoise->sides.run(src, dst, [&](const clvf_frame* s, const clvf_frame* d) { denoise->impl->process(*s, *d); });
   });
 }
 
@@ -242,7 +273,7 @@ CLVF_API clvf_status clvf_denoise_send(clvf_denoise* denoise, const clvf_frame* 
   return api_call([&] {
     require(denoise, "clvf_denoise_send: denoise");
     // With t = 0 the source is read at receive: it stays acquired until then.
-    denoise->d3d.run(src, nullptr, [&](const clvf_frame* s, const clvf_frame*) { denoise->impl->send(s); }, true);
+    denoise->sides.run(src, nullptr, [&](const clvf_frame* s, const clvf_frame*) { denoise->impl->send(s); }, true);
   });
 }
 
@@ -252,8 +283,8 @@ CLVF_API clvf_status clvf_denoise_receive(clvf_denoise* denoise, const clvf_fram
     *got = 0;
     require(denoise, "clvf_denoise_receive: denoise");
     require(dst, "clvf_denoise_receive: dst");
-    denoise->d3d.run(nullptr, dst, [&](const clvf_frame*, const clvf_frame* d) { *got = denoise->impl->receive(*d) ? 1 : 0; });
-    denoise->d3d.release_src();
+    denoise->sides.run(nullptr, dst, [&](const clvf_frame*, const clvf_frame* d) { *got = denoise->impl->receive(*d) ? 1 : 0; });
+    denoise->sides.release_src();
   });
 }
 
@@ -323,10 +354,10 @@ CLVF_API clvf_status clvf_colorspace_create(clvf_device* device, const clvf_colo
     require(device, "clvf_colorspace_create: device");
     require(params, "clvf_colorspace_create: params");
     clvf_colorspace_params p = *params;
-    clvf::D3DSides d3d;
-    d3d.open(device->impl, p.src_storage, p.src_format, p.dst_storage, p.dst_format);
+    clvf::FrameSides sides;
+    sides.open(device->impl, {p.src_storage, p.src_format, p.width, p.height}, {p.dst_storage, p.dst_format, p.width, p.height});
     auto op = std::make_unique<clvf::Colorspace>(device->impl, p);
-    *out = new clvf_colorspace{std::move(op), std::move(d3d)};
+    *out = new clvf_colorspace{std::move(op), std::move(sides)};
   });
 }
 
@@ -336,7 +367,7 @@ CLVF_API clvf_status clvf_colorspace_process(clvf_colorspace* colorspace, const 
     require(colorspace, "clvf_colorspace_process: colorspace");
     require(src, "clvf_colorspace_process: src");
     require(dst, "clvf_colorspace_process: dst");
-    colorspace->d3d.run(src, dst, [&](const clvf_frame* s, const clvf_frame* d) { colorspace->impl->process(*s, *d); });
+    colorspace->sides.run(src, dst, [&](const clvf_frame* s, const clvf_frame* d) { colorspace->impl->process(*s, *d); });
   });
 }
 
@@ -346,7 +377,7 @@ CLVF_API clvf_status clvf_colorspace_submit(clvf_colorspace* colorspace, const c
     require(colorspace, "clvf_colorspace_submit: colorspace");
     require(src, "clvf_colorspace_submit: src");
     require(dst, "clvf_colorspace_submit: dst");
-    colorspace->d3d.run(src, dst, [&](const clvf_frame* s, const clvf_frame* d) { colorspace->impl->submit(*s, *d); });
+    colorspace->sides.run(src, dst, [&](const clvf_frame* s, const clvf_frame* d) { colorspace->impl->submit(*s, *d); });
   });
 }
 

@@ -14,6 +14,9 @@
 #include "runtime/program_cache.hpp"
 
 namespace clvf {
+namespace cuda {
+class Share;
+}
 
 class Device {
  public:
@@ -22,6 +25,9 @@ class Device {
   static std::shared_ptr<Device> wrap(cl_context context, cl_device_id device, cl_command_queue queue);
   // Windows: the device of `spec` in a context shared with a Direct3D object (clvf_device_open_d3d).
   static std::shared_ptr<Device> open_d3d(std::string_view spec, clvf_d3d_kind kind, void* d3d);
+  // Linux: the device of `spec` for frames of a CUDA context (clvf_device_open_cuda); with no spec
+  // (and no CLVF_DEVICE), the OpenCL device that is the CUDA context's GPU.
+  static std::shared_ptr<Device> open_cuda(std::string_view spec, void* cuda_context);
 
   const cl::Context& context() const { return context_; }
   const cl::Device& device() const { return device_; }
@@ -40,6 +46,8 @@ class Device {
   bool profiling() const { return profiling_; }
   // What the context shares with Direct3D (0: nothing).
   int d3d_kind() const { return d3d_kind_; }
+  // The CUDA memory shared with the context (null unless opened with open_cuda).
+  const std::shared_ptr<cuda::Share>& cuda() const { return cuda_; }
 
   // The program for source + options, built once per device and kept (memory, then disk cache).
   cl::Program program(const std::string& source, const std::string& options);
@@ -55,6 +63,7 @@ class Device {
   bool zero_copy_host_ = false;
   bool profiling_ = false;
   int d3d_kind_ = 0;
+  std::shared_ptr<cuda::Share> cuda_;
   ProgramCache cache_;
   std::mutex programs_mutex_;
   std::map<std::pair<std::string, std::string>, cl::Program> programs_;

@@ -37,7 +37,8 @@ typedef enum clvf_status {
   CLVF_ERROR_OPENCL = 4,           /* an OpenCL call failed; the message names call and error */
   CLVF_ERROR_IO = 5,               /* a file could not be read or written */
   CLVF_ERROR_OUT_OF_MEMORY = 6,
-  CLVF_ERROR_INTERNAL = 7
+  CLVF_ERROR_INTERNAL = 7,
+  CLVF_ERROR_CUDA = 8              /* a CUDA driver call failed; the message names call and error */
 } clvf_status;
 
 /* The message of the last failed call on this thread ("" when none). */
@@ -79,6 +80,21 @@ CLVF_API clvf_status clvf_device_wrap(cl_context context, cl_device_id device,
 typedef enum clvf_d3d_kind { CLVF_D3D11 = 1, CLVF_DXVA2 = 2, CLVF_D3D9EX = 3 } clvf_d3d_kind;
 CLVF_API clvf_status clvf_device_open_d3d(const char *spec, clvf_d3d_kind kind, void *d3d,
                                           clvf_device **out);
+/* Linux: opens a device for frames of storage CLVF_STORAGE_CUDA in `cuda_context` (a CUcontext,
+ * as FFmpeg's AVCUDADeviceContext holds; it must outlive the device and its buffers). With spec
+ * NULL or "" (and no CLVF_DEVICE), the OpenCL device that is the context's GPU (same UUID); a
+ * spec naming another GPU is an error. The device must offer cl_khr_external_memory_opaque_fd
+ * (NVIDIA's OpenCL does). The CUDA driver (libcuda.so.1) is loaded at run time: without it,
+ * CLVF_ERROR_UNSUPPORTED. */
+CLVF_API clvf_status clvf_device_open_cuda(const char *spec, void *cuda_context, clvf_device **out);
+/* CUDA memory that the device's kernels use in place: allocated with CUDA's virtual memory API,
+ * exported and imported into the device's OpenCL context once. Frame pools whose planes lie in
+ * such buffers cost no copy. A buffer keeps what it needs alive: it may outlive its device. */
+typedef struct clvf_cuda_buffer clvf_cuda_buffer;
+CLVF_API clvf_status clvf_cuda_buffer_alloc(clvf_device *device, size_t size, clvf_cuda_buffer **out);
+/* Its CUdeviceptr (as a pointer), size bytes or more. */
+CLVF_API void *clvf_cuda_buffer_pointer(const clvf_cuda_buffer *buffer);
+CLVF_API void clvf_cuda_buffer_release(clvf_cuda_buffer *buffer);
 CLVF_API void clvf_device_release(clvf_device *device);
 /* "platform / device" for logs; valid while the device lives. */
 CLVF_API const char *clvf_device_name(const clvf_device *device);
@@ -114,8 +130,14 @@ typedef enum clvf_storage {
    * extensions (include/clvf/cl_interop.h), each surface imported once and kept. */
   CLVF_STORAGE_D3D11 = 4,     /* d3d_resource: ID3D11Texture2D (NV12, P010; R8G8B8A8 / B8G8R8A8
                                  for RGBA / BGRA), d3d_subresource: its array slice */
-  CLVF_STORAGE_DXVA2 = 5      /* d3d_resource: IDirect3DSurface9 in D3DPOOL_DEFAULT (NV12; YV12
+  CLVF_STORAGE_DXVA2 = 5,     /* d3d_resource: IDirect3DSurface9 in D3DPOOL_DEFAULT (NV12; YV12
                                  for YUV420P; A8B8G8R8 / A8R8G8B8 for RGBA / BGRA) */
+  /* Linux, on a device from clvf_device_open_cuda: planes[i].data is a CUDA device pointer
+   * (CUdeviceptr) in that context, + pitch. Planes inside a clvf_cuda_buffer are used in place;
+   * others (cuMemAlloc memory, which OpenCL cannot import) are copied on the GPU into memory made
+   * once. The context's pending CUDA work is waited for before the kernels read a source, and the
+   * kernels before a destination is handed back: no pixel passes through the host. */
+  CLVF_STORAGE_CUDA = 6
 } clvf_storage;
 
 /* Chroma sample position of 4:2:0 (H.273 / AVChromaLocation numbering). */

@@ -71,6 +71,13 @@ class Device {
     check(clvf_device_open_d3d(spec.empty() ? nullptr : spec.c_str(), kind, d3d, &d));
     return Device(d);
   }
+  // Linux: the OpenCL device on a CUDA context's GPU (clvf_device_open_cuda), for frames of
+  // storage CLVF_STORAGE_CUDA.
+  static Device for_cuda(void* cuda_context, const std::string& spec = "") {
+    clvf_device* d = nullptr;
+    check(clvf_device_open_cuda(spec.empty() ? nullptr : spec.c_str(), cuda_context, &d));
+    return Device(d);
+  }
   std::string name() const { return clvf_device_name(h_.get()); }
   // The OpenCL context behind the device (for the caller's buffers and images); not retained.
   cl_context context() const {

@@ -11,7 +11,7 @@ constexpr int kMaxSize = 16384;
 [[noreturn]] void invalid(const std::string& message) { throw Error(CLVF_ERROR_INVALID_ARGUMENT, message); }
 
 bool is_storage(int s) {
-  return s == CLVF_STORAGE_HOST || s == CLVF_STORAGE_CL_BUFFER || s == CLVF_STORAGE_CL_IMAGE;
+  return s >= CLVF_STORAGE_HOST && s <= CLVF_STORAGE_CUDA;
 }
 }  // namespace
 
@@ -36,7 +36,7 @@ void check_chroma_location(const char* op, int location) {
 
 void check_storages(const char* op, int src, int dst) {
   if (!is_storage(src) || !is_storage(dst))
-    invalid(fmt::format("{}: storage must be CLVF_STORAGE_HOST, CLVF_STORAGE_CL_BUFFER or CLVF_STORAGE_CL_IMAGE", op));
+    invalid(fmt::format("{}: storage must be CLVF_STORAGE_HOST, CL_BUFFER, CL_IMAGE, D3D11, DXVA2 or CUDA", op));
 }
 
 const PixelFormat& check_any_format(const char* op, const char* which, int format) {

@@ -1,0 +1,50 @@
+// Frames of an operation whose storage is CLVF_STORAGE_CUDA: planes[i].data holds a CUDA device
+// pointer (CUdeviceptr) and planes[i].pitch its bytes per row, in the CUDA context the device was
+// opened for (clvf_device_open_cuda). The operation sees CL_BUFFER storage:
+//   - a plane inside memory clvf allocated (clvf_cuda_buffer_alloc: the filters' frame pools) is
+//     used in place, through the buffer OpenCL imported when it was allocated;
+//   - any other plane (a decoder's pool: cuMemAlloc memory, which cannot be exported) is copied
+//     on the GPU into exportable memory made once: before the kernels for a source, after them
+//     for a destination.
+// Ordering: acquire waits for the context's pending CUDA work (cuCtxSynchronize) before the
+// kernels read; release waits for the kernels (clFinish) before CUDA may use the frame. No pixel
+// passes through the host.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "interop/cuda/cuda_share.hpp"
+#include "interop/frame_planes.hpp"
+#include "interop/shared_frames.hpp"
+
+namespace clvf {
+
+class CudaFrames : public SharedFrames {
+ public:
+  CudaFrames(std::shared_ptr<Device> device, clvf_pixel_format format, int width, int height, const char* which,
+             bool output);
+  ~CudaFrames() override;
+  clvf_storage inner_storage() const override { return CLVF_STORAGE_CL_BUFFER; }
+  clvf_frame acquire(const clvf_frame& frame) override;
+  void release() override;
+  // Planes used in place and planes copied, so far (tests, benchmarks).
+  size_t planes_in_place() const { return in_place_; }
+  size_t planes_copied() const { return copied_; }
+
+ private:
+  void copy(const cuda::CUdeviceptr from, size_t from_pitch, cuda::CUdeviceptr to, size_t to_pitch,
+            const PlaneShape& shape) const;
+
+  std::shared_ptr<Device> device_;
+  const char* which_;
+  bool output_;
+  std::vector<PlaneShape> shapes_;
+  std::shared_ptr<cuda::Allocation> staging_;  // made at the first plane that needs it
+  std::vector<size_t> staging_offset_, staging_pitch_;
+  clvf_frame pending_{};                       // destination planes to copy into at release
+  std::vector<bool> pending_copy_;
+  bool acquired_ = false;
+  size_t in_place_ = 0, copied_ = 0;
+};
+
+}  // namespace clvf

@@ -9,6 +9,11 @@
 #if CONFIG_D3D11VA
 #include "libavutil/hwcontext_d3d11va.h"
 #endif
+#if CONFIG_CUDA
+#include <ffnvcodec/dynlink_cuda.h>
+#include "libavutil/hwcontext_cuda.h"
+#include "libavutil/imgutils.h"
+#endif
 #include "libavutil/opt.h"
 #include "libavutil/avstring.h"
 #include "libavutil/pixdesc.h"
@@ -122,6 +127,7 @@ int ff_clvf_frames_kind(enum AVPixelFormat format)
     return format == AV_PIX_FMT_OPENCL      ? CLVF_FRAMES_OPENCL
            : format == AV_PIX_FMT_DXVA2_VLD ? CLVF_FRAMES_DXVA2
            : format == AV_PIX_FMT_D3D11     ? CLVF_FRAMES_D3D11
+           : format == AV_PIX_FMT_CUDA      ? CLVF_FRAMES_CUDA
                                             : CLVF_FRAMES_HOST;
 }
 
@@ -130,6 +136,7 @@ clvf_storage ff_clvf_storage(int hw)
     return hw == CLVF_FRAMES_OPENCL  ? CLVF_STORAGE_CL_IMAGE
            : hw == CLVF_FRAMES_DXVA2 ? CLVF_STORAGE_DXVA2
            : hw == CLVF_FRAMES_D3D11 ? CLVF_STORAGE_D3D11
+           : hw == CLVF_FRAMES_CUDA  ? CLVF_STORAGE_CUDA
                                      : CLVF_STORAGE_HOST;
 }
 
@@ -138,6 +145,7 @@ static const char *frames_name(int hw)
     return hw == CLVF_FRAMES_OPENCL  ? "OpenCL"
            : hw == CLVF_FRAMES_DXVA2 ? "DXVA2"
            : hw == CLVF_FRAMES_D3D11 ? "D3D11"
+           : hw == CLVF_FRAMES_CUDA  ? "CUDA"
                                      : "system-memory";
 }
 
@@ -152,10 +160,14 @@ int ff_clvf_check_output_kind(AVFilterContext *ctx, int hw, AVFilterLink *outlin
     return AVERROR(EINVAL);
 }
 
-/* in_formats with the Direct3D frame formats this build accepts. */
+/* in_formats with the Direct3D and CUDA frame formats this build accepts. */
 static AVFilterFormats *with_d3d_formats(const enum AVPixelFormat *formats)
 {
     AVFilterFormats *list = ff_make_format_list(formats);
+#if CONFIG_CUDA
+    if (list && ff_add_format(&list, AV_PIX_FMT_CUDA) < 0)
+        return NULL;
+#endif
 #if CONFIG_DXVA2
     if (list && ff_add_format(&list, AV_PIX_FMT_DXVA2_VLD) < 0)
         return NULL;
@@ -268,6 +280,16 @@ int ff_clvf_open_device(AVFilterContext *ctx, AVFilterLink *inlink, const char *
             return 0;
         }
     }
+#if CONFIG_CUDA
+    if (device_ref && ((AVHWDeviceContext *)device_ref->data)->type == AV_HWDEVICE_TYPE_CUDA) {
+        AVCUDADeviceContext *cuda = ((AVHWDeviceContext *)device_ref->data)->hwctx;
+        if ((st = clvf_device_open_cuda(spec, cuda->cuda_ctx, out)) != CLVF_OK)
+            return ff_clvf_error(ctx, st, "using the CUDA frames' GPU (put hwdownload before the filter to filter "
+                                          "them in system memory instead)");
+        av_log(ctx, AV_LOG_VERBOSE, "OpenCL device (on the CUDA frames' GPU): %s\n", clvf_device_name(*out));
+        return 0;
+    }
+#endif
     if (device_ref) {
         AVOpenCLDeviceContext *hwctx = ((AVHWDeviceContext *)device_ref->data)->hwctx;
         st = clvf_device_wrap(hwctx->context, hwctx->device_id, hwctx->command_queue, out);
@@ -319,8 +341,35 @@ static AVBufferRef *alloc_surface(void *opaque, size_t size)
 }
 #endif
 
+#if CONFIG_CUDA
+static void release_cuda_buffer(void *opaque, uint8_t *data)
+{
+    clvf_cuda_buffer_release(opaque);
+}
+
+/* Memory the device's kernels use in place, for a pool of CUDA frames. */
+static AVBufferRef *alloc_cuda_buffer(void *opaque, size_t size)
+{
+    clvf_cuda_buffer *buffer = NULL;
+    AVBufferRef *ref;
+
+    if (clvf_cuda_buffer_alloc(opaque, size, &buffer) != CLVF_OK) {
+        av_log(NULL, AV_LOG_ERROR, "CUDA frame pool: %s\n", clvf_last_error());
+        return NULL;
+    }
+    if (!(ref = av_buffer_create(clvf_cuda_buffer_pointer(buffer), size, release_cuda_buffer, buffer, 0)))
+        clvf_cuda_buffer_release(buffer);
+    return ref;
+}
+
+static void release_pool_device(void *opaque)
+{
+    clvf_device_release(opaque);
+}
+#endif
+
 int ff_clvf_output_frames(AVFilterContext *ctx, AVFilterLink *inlink, AVFilterLink *outlink,
-                          enum AVPixelFormat sw_format)
+                          enum AVPixelFormat sw_format, clvf_device *device)
 {
     AVHWFramesContext *in_frames = (AVHWFramesContext *)CLVF_LINK_HW_FRAMES(inlink)->data;
     AVBufferRef *ref = av_hwframe_ctx_alloc(in_frames->device_ref);
@@ -334,6 +383,25 @@ int ff_clvf_output_frames(AVFilterContext *ctx, AVFilterLink *inlink, AVFilterLi
     out->sw_format = sw_format;
     out->width = outlink->w;
     out->height = outlink->h;
+#if CONFIG_CUDA
+    if (out->format == AV_PIX_FMT_CUDA) { /* the pool keeps a handle on the device: frames outlive the filter */
+        clvf_device *pool_device = NULL;
+        clvf_status st = clvf_device_share(device, &pool_device);
+        if (st != CLVF_OK) {
+            av_buffer_unref(&ref);
+            return ff_clvf_error(ctx, st, "the output CUDA frame pool");
+        }
+        /* FFmpeg lays the planes out with the GPU's texture alignment (512 on NVIDIA GPUs, doubled
+         * for yuv420p): sized for 1024, a buffer holds every plane whatever the GPU reports. */
+        out->pool = av_buffer_pool_init2(av_image_get_buffer_size(sw_format, out->width, out->height, 1024),
+                                         pool_device, alloc_cuda_buffer, release_pool_device);
+        if (!out->pool) {
+            clvf_device_release(pool_device);
+            av_buffer_unref(&ref);
+            return AVERROR(ENOMEM);
+        }
+    }
+#endif
 #if CONFIG_DXVA2
     if (out->format == AV_PIX_FMT_DXVA2_VLD) {
         ((AVDXVA2FramesContext *)out->hwctx)->surface_type = DXVA2_VideoProcessorRenderTarget;
@@ -420,7 +488,10 @@ void ff_clvf_describe_frame(const AVFrame *f, int hw, clvf_pixel_format format, 
         return;
     }
     for (int i = 0; i < nb_planes; i++) {
-        if (hw) {
+        if (hw == CLVF_FRAMES_CUDA) {
+            out->planes[i].data = f->data[i];
+            out->planes[i].pitch = f->linesize[i];
+        } else if (hw) {
             out->planes[i].mem = (cl_mem)f->data[i];
         } else {
             out->planes[i].data = f->data[i];

@@ -108,7 +108,7 @@ extern const enum AVPixelFormat ff_clvf_formats_all[];
 int ff_clvf_query_formats(AVFilterContext *ctx, const enum AVPixelFormat *in_formats, enum AVPixelFormat out_format);
 
 /* Where a link's frames are: the `hw` of the filters (0 for system memory). */
-enum { CLVF_FRAMES_HOST = 0, CLVF_FRAMES_OPENCL = 1, CLVF_FRAMES_DXVA2 = 2, CLVF_FRAMES_D3D11 = 3 };
+enum { CLVF_FRAMES_HOST = 0, CLVF_FRAMES_OPENCL = 1, CLVF_FRAMES_DXVA2 = 2, CLVF_FRAMES_D3D11 = 3, CLVF_FRAMES_CUDA = 4 };
 /* The kind of a link format, and the storage the operations get such frames in. */
 int ff_clvf_frames_kind(enum AVPixelFormat format);
 clvf_storage ff_clvf_storage(int hw);
@@ -122,13 +122,15 @@ int ff_clvf_check_output_kind(AVFilterContext *ctx, int hw, AVFilterLink *outlin
 int ff_clvf_input_format(AVFilterContext *ctx, AVFilterLink *inlink, const enum AVPixelFormat *allowed, int *hw,
                          enum AVPixelFormat *sw_format);
 /* The device: the OpenCL frames' own, for DXVA2 and D3D11 frames the spec's device in a context
- * shared with theirs, else -filter_hw_device's (OpenCL), else clvf_device_open(spec). */
+ * shared with theirs, for CUDA frames the OpenCL device on their GPU, else -filter_hw_device's
+ * (OpenCL), else clvf_device_open(spec). */
 int ff_clvf_open_device(AVFilterContext *ctx, AVFilterLink *inlink, const char *spec, clvf_device **out);
-/* For OpenCL, DXVA2 or D3D11 input: an output frame pool of the same kind, of sw_format at
+/* For OpenCL, DXVA2, D3D11 or CUDA input: an output frame pool of the same kind, of sw_format at
  * outlink's size on the input's device (DXVA2: FFmpeg's own surfaces, else offscreen plain
- * surfaces made here, for where the video service cannot make surfaces). */
+ * surfaces made here, for where the video service cannot make surfaces; CUDA: memory `device`
+ * uses in place, clvf_cuda_buffer_alloc). */
 int ff_clvf_output_frames(AVFilterContext *ctx, AVFilterLink *inlink, AVFilterLink *outlink,
-                          enum AVPixelFormat sw_format);
+                          enum AVPixelFormat sw_format, clvf_device *device);
 
 /* Rejects frames whose size differs from the link's or (system memory) that are flipped. */
 int ff_clvf_check_frame(AVFilterContext *ctx, AVFilterLink *inlink, const AVFrame *in, int hw);

@@ -165,7 +165,7 @@ static int clvf_chain_config_output(AVFilterLink *outlink)
                                                       : inlink->sample_aspect_ratio;
     if ((err = ff_clvf_open_device(ctx, inlink, s->device_spec, &s->device)) < 0)
         return err;
-    if (s->hw && (err = ff_clvf_output_frames(ctx, inlink, outlink, out_sw)) < 0)
+    if (s->hw && (err = ff_clvf_output_frames(ctx, inlink, outlink, out_sw, s->device)) < 0)
         return err;
     av_log(ctx, AV_LOG_VERBOSE, "%dx%d %s -> %dx%d %s through \"%s\"\n", inlink->w, inlink->h,
            av_get_pix_fmt_name(s->in_sw), outlink->w, outlink->h, av_get_pix_fmt_name(out_sw), s->chain_text);

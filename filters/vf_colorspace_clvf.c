@@ -125,7 +125,7 @@ static int colorspace_clvf_config_output(AVFilterLink *outlink)
     outlink->sample_aspect_ratio = inlink->sample_aspect_ratio;
     if ((err = ff_clvf_open_device(ctx, inlink, s->device_spec, &s->device)) < 0)
         return err;
-    if (s->hw && (err = ff_clvf_output_frames(ctx, inlink, outlink, out_sw)) < 0)
+    if (s->hw && (err = ff_clvf_output_frames(ctx, inlink, outlink, out_sw, s->device)) < 0)
         return err;
 
     clvf_colorspace_params_default(&s->params);

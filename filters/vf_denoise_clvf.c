@@ -130,7 +130,7 @@ static int denoise_clvf_config_output(AVFilterLink *outlink)
     outlink->sample_aspect_ratio = inlink->sample_aspect_ratio;
     if ((err = ff_clvf_open_device(ctx, inlink, s->device_spec, &s->device)) < 0)
         return err;
-    if (s->hw && (err = ff_clvf_output_frames(ctx, inlink, outlink, sw_format)) < 0)
+    if (s->hw && (err = ff_clvf_output_frames(ctx, inlink, outlink, sw_format, s->device)) < 0)
         return err;
 
     s->params.format = ff_clvf_format(sw_format);

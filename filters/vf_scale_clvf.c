@@ -213,7 +213,7 @@ static int scale_clvf_config_output(AVFilterLink *outlink)
 
     if ((err = ff_clvf_open_device(ctx, inlink, s->device_spec, &s->device)) < 0)
         return err;
-    if (s->hw && (err = ff_clvf_output_frames(ctx, inlink, outlink, out_sw)) < 0)
+    if (s->hw && (err = ff_clvf_output_frames(ctx, inlink, outlink, out_sw, s->device)) < 0)
         return err;
 
     s->params.format = ff_clvf_format(sw_format);

@@ -4,6 +4,7 @@
 // at acquire, and hands it back at release.
 #pragma once
 #include <memory>
+#include <string>
 
 #include "clvf/clvf.h"
 #include "runtime/device.hpp"
@@ -20,6 +21,8 @@ class SharedFrames {
   virtual clvf_frame acquire(const clvf_frame& frame) = 0;
   // Gives back what acquire took, after the work already on the device's queue.
   virtual void release() = 0;
+  // Lines on the sharing's own cost per frame, for the operation's profile ("" when none).
+  virtual std::string profile_report() const { return {}; }
 };
 
 // One side of an operation: its storage, and (for the frame size) its format, width and height.
@@ -55,6 +58,9 @@ struct FrameSides {
   }
   void release_src() {
     if (src) src->release();
+  }
+  std::string profile_report() const {
+    return (src ? src->profile_report() : std::string()) + (dst ? dst->profile_report() : std::string());
   }
 
  private:

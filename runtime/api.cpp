@@ -127,6 +127,15 @@ CLVF_API void* clvf_cuda_buffer_pointer(const clvf_cuda_buffer* buffer) {
 
 CLVF_API void clvf_cuda_buffer_release(clvf_cuda_buffer* buffer) { delete buffer; }
 
+CLVF_API clvf_status clvf_device_share(clvf_device* device, clvf_device** out) {
+  return api_call([&] {
+    require(out, "clvf_device_share: out");
+    *out = nullptr;
+    require(device, "clvf_device_share: device");
+    *out = new clvf_device{device->impl};
+  });
+}
+
 CLVF_API void clvf_device_release(clvf_device* device) { delete device; }
 
 CLVF_API const char* clvf_device_name(const clvf_device* device) {
@@ -222,7 +231,7 @@ thread_local std::string preset_text, profile_text;
 }
 
 CLVF_API const char* clvf_scale_profile(const clvf_scale* scale) {
-  profile_text = scale ? scale->impl->profile_report() : "";
+  profile_text = scale ? scale->impl->profile_report() + scale->sides.profile_report() : "";
   return profile_text.c_str();
 }
 
@@ -291,7 +300,7 @@ CLVF_API clvf_status clvf_denoise_receive(clvf_denoise* denoise, const clvf_fram
 CLVF_API void clvf_denoise_release(clvf_denoise* denoise) { delete denoise; }
 
 CLVF_API const char* clvf_denoise_profile(const clvf_denoise* denoise) {
-  profile_text = denoise ? denoise->impl->profile_report() : "";
+  profile_text = denoise ? denoise->impl->profile_report() + denoise->sides.profile_report() : "";
   return profile_text.c_str();
 }
 
@@ -403,7 +412,7 @@ CLVF_API clvf_status clvf_colorspace_enqueue(clvf_colorspace* colorspace, const 
 CLVF_API void clvf_colorspace_release(clvf_colorspace* colorspace) { delete colorspace; }
 
 CLVF_API const char* clvf_colorspace_profile(const clvf_colorspace* colorspace) {
-  profile_text = colorspace ? colorspace->impl->profile_report() : "";
+  profile_text = colorspace ? colorspace->impl->profile_report() + colorspace->sides.profile_report() : "";
   return profile_text.c_str();
 }
 

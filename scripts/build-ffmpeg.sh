@@ -6,7 +6,9 @@
 #
 # FFMPEG_SERIES=7.1 builds Debian 13's FFmpeg 7.1 the same way instead (into build/ffmpeg-7.1/;
 # result build/bin/ffmpeg-7.1; no samples). FFMPEG_SRC=/path/to/ffmpeg uses a tree of your own
-# (of that series) instead of fetching Debian's.
+# (of that series) instead of fetching Debian's. FFMPEG_FLAVOUR=gpu builds 5.1 with
+# filters/ffmpeg-5.1/gpu.flags instead of Debian's (build/bin/ffmpeg-gpu: the lean CUDA build that
+# scripts/gpu-bundle.sh carries to the NVIDIA machine).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${CLVF_BUILD_DIR:-$ROOT/build}
@@ -14,6 +16,8 @@ DEPS=$ROOT/.deps
 SERIES=${FFMPEG_SERIES:-5.1}
 suffix=$([ "$SERIES" = 5.1 ] || echo "-$SERIES")
 SRC=${FFMPEG_SRC:-$DEPS/ffmpeg$suffix}
+FLAGS=debian
+if [ "${FFMPEG_FLAVOUR:-}" = gpu ]; then FLAGS=gpu; suffix=-gpu; fi
 OBJ=$BUILD/ffmpeg$suffix
 JOBS=$(nproc)
 
@@ -24,7 +28,7 @@ if command -v ccache >/dev/null; then CC="ccache gcc"; CXX="ccache g++"; fi
 
 # Debian's own configuration of this FFmpeg (filters/ffmpeg-SERIES/debian.flags: every library
 # and feature its ffmpeg package has; configure fails if one is missing), then clvf's own.
-mapfile -t DEBIAN < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$ROOT/filters/ffmpeg-$SERIES/debian.flags")
+mapfile -t DEBIAN < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$ROOT/filters/ffmpeg-$SERIES/$FLAGS.flags")
 CONFIG=(
   "${DEBIAN[@]}"
   --prefix="$OBJ/install" --cc="$CC" --cxx="$CXX"
@@ -50,7 +54,7 @@ make -C "$OBJ" -j"$JOBS" ffmpeg ffprobe > "$OBJ/make.log" 2>&1 || { grep -E 'err
 cp -f "$OBJ/ffmpeg" "$BUILD/bin/ffmpeg$suffix"
 cp -f "$OBJ/ffprobe" "$BUILD/bin/ffprobe$suffix"
 echo "build-ffmpeg: $BUILD/bin/ffmpeg$suffix ready"
-[ "$SERIES" = 5.1 ] || exit 0  # the samples are built once, against 5.1
+[ "$SERIES" = 5.1 ] && [ "$FLAGS" = debian ] || exit 0  # the samples are built once, against 5.1
 
 # samples/transcode.c uses these FFmpeg libraries directly (no libavfilter): linked statically,
 # with the external libraries FFmpeg's configure found for them.

@@ -95,6 +95,9 @@ CLVF_API clvf_status clvf_cuda_buffer_alloc(clvf_device *device, size_t size, cl
 /* Its CUdeviceptr (as a pointer), size bytes or more. */
 CLVF_API void *clvf_cuda_buffer_pointer(const clvf_cuda_buffer *buffer);
 CLVF_API void clvf_cuda_buffer_release(clvf_cuda_buffer *buffer);
+/* Another handle on the same device (context, queue, CUDA memory), released on its own: for what
+ * may outlive the handle it came from (a frame pool). */
+CLVF_API clvf_status clvf_device_share(clvf_device *device, clvf_device **out);
 CLVF_API void clvf_device_release(clvf_device *device);
 /* "platform / device" for logs; valid while the device lives. */
 CLVF_API const char *clvf_device_name(const clvf_device *device);

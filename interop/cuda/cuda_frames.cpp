@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+
 #include "runtime/error.hpp"
 #include "runtime/ops/frame_format.hpp"
 
@@ -9,7 +11,11 @@ namespace clvf {
 
 namespace {
 constexpr size_t kPitchAlign = 512;  // staging rows: what CUDA's pitched allocations use
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
+}  // namespace
 
 CudaFrames::CudaFrames(std::shared_ptr<Device> device, clvf_pixel_format format, int width, int height,
                        const char* which, bool output)
@@ -25,6 +31,7 @@ CudaFrames::CudaFrames(std::shared_ptr<Device> device, clvf_pixel_format format,
 CudaFrames::~CudaFrames() {
   try {
     release();
+    device_->queue().finish();  // before the staging memory goes
   } catch (...) {
   }
 }
@@ -40,7 +47,11 @@ void CudaFrames::copy(cuda::CUdeviceptr from, size_t from_pitch, cuda::CUdevicep
   c.dstPitch = to_pitch;
   c.WidthInBytes = shape.row_bytes;
   c.Height = shape.rows;
-  cuda::check(cuda::driver().cuMemcpy2D(&c), "cuMemcpy2D (CUDA frame plane)");
+  const cuda::CUresult r = cuda::driver().cuMemcpy2D(&c);
+  if (r != cuda::CUDA_SUCCESS)
+    cuda::check(r, fmt::format("cuMemcpy2D ({} plane, {} x {} bytes, from {:#x} pitch {} to {:#x} pitch {})", which_,
+                               shape.row_bytes, shape.rows, from, from_pitch, to, to_pitch)
+                       .c_str());
 }
 
 clvf_frame CudaFrames::acquire(const clvf_frame& frame) {
@@ -56,7 +67,10 @@ clvf_frame CudaFrames::acquire(const clvf_frame& frame) {
   }
   const cuda::Share& share = *device_->cuda();
   cuda::ContextScope scope(share.context());
+  auto start = std::chrono::steady_clock::now();
   if (!output_) cuda::check(cuda::driver().cuCtxSynchronize(), "cuCtxSynchronize (before the kernels read)");
+  wait_ms_ += ms_since(start);
+  ++frames_;
   clvf_frame out{};
   out.storage = CLVF_STORAGE_CL_BUFFER;
   for (size_t i = 0; i < shapes_.size(); ++i) {
@@ -70,22 +84,18 @@ clvf_frame CudaFrames::acquire(const clvf_frame& frame) {
       ++in_place_;
       continue;
     }
-    if (!staging_) {
-      size_t total = 0;
-      for (const PlaneShape& s : shapes_) {
-        staging_pitch_.push_back((s.row_bytes + kPitchAlign - 1) / kPitchAlign * kPitchAlign);
-        staging_offset_.push_back(total);
-        total += staging_pitch_.back() * s.rows;
-      }
-      staging_ = device_->cuda()->allocate(total);
-    }
-    out.planes[i].mem = staging_->buffer()();
+    if (slot_ < 0) slot_ = take_slot();
+    const Slot& slot = slots_[slot_];
+    out.planes[i].mem = slot.memory->buffer()();
     out.planes[i].offset = staging_offset_[i];
     out.planes[i].pitch = staging_pitch_[i];
     if (output_)
       pending_copy_[i] = true;
-    else
-      copy(ptr, p.pitch, staging_->pointer() + staging_offset_[i], staging_pitch_[i], shapes_[i]);
+    else {
+      start = std::chrono::steady_clock::now();
+      copy(ptr, p.pitch, slot.memory->pointer() + staging_offset_[i], staging_pitch_[i], shapes_[i]);
+      copy_ms_ += ms_since(start);
+    }
     ++copied_;
   }
   pending_ = frame;
@@ -93,18 +103,53 @@ clvf_frame CudaFrames::acquire(const clvf_frame& frame) {
   return out;
 }
 
+int CudaFrames::take_slot() {
+  if (staging_pitch_.empty()) {
+    for (const PlaneShape& s : shapes_) {
+      staging_pitch_.push_back((s.row_bytes + kPitchAlign - 1) / kPitchAlign * kPitchAlign);
+      staging_offset_.push_back(staging_bytes_);
+      staging_bytes_ += staging_pitch_.back() * s.rows;
+    }
+  }
+  // A destination's copy is finished at its release: one slot does. A source's slot is read by
+  // kernels that may still run (frames in flight): the slot's last reader must be done first.
+  const int n = output_ ? 1 : kSlots;
+  const int slot = next_slot_;
+  next_slot_ = (next_slot_ + 1) % n;
+  Slot& s = slots_[slot];
+  if (!s.memory) s.memory = device_->cuda()->allocate(staging_bytes_);
+  if (s.done()) s.done.wait();
+  return slot;
+}
+
 void CudaFrames::release() {
   if (!acquired_) return;
   acquired_ = false;
+  const int slot = slot_;
+  slot_ = -1;
+  if (slot < 0) return;  // in place: the operation's complete (or process) waits for its kernels
+  if (!output_) {
+    device_->queue().enqueueMarkerWithWaitList(nullptr, &slots_[slot].done);
+    return;
+  }
   device_->queue().finish();
-  if (!output_) return;
   cuda::ContextScope scope(device_->cuda()->context());
+  const auto start = std::chrono::steady_clock::now();
   for (size_t i = 0; i < shapes_.size(); ++i) {
     if (!pending_copy_[i]) continue;
     pending_copy_[i] = false;
-    copy(staging_->pointer() + staging_offset_[i], staging_pitch_[i],
+    copy(slots_[slot].memory->pointer() + staging_offset_[i], staging_pitch_[i],
          reinterpret_cast<cuda::CUdeviceptr>(pending_.planes[i].data), pending_.planes[i].pitch, shapes_[i]);
   }
+  copy_ms_ += ms_since(start);
+}
+
+std::string CudaFrames::profile_report() const {
+  if (!device_->profiling() || frames_ == 0) return {};
+  const double n = static_cast<double>(frames_);
+  return fmt::format("CUDA {:<18} {:5} frames  mean {:8.4f} ms waiting for CUDA, {:8.4f} ms copying "
+                     "({:.1f} planes copied, {:.1f} used in place per frame)\n",
+                     which_, frames_, wait_ms_ / n, copy_ms_ / n, copied_ / n, in_place_ / n);
 }
 
 }  // namespace clvf

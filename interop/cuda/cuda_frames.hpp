@@ -7,10 +7,13 @@
 //     on the GPU into exportable memory made once: before the kernels for a source, after them
 //     for a destination.
 // Ordering: acquire waits for the context's pending CUDA work (cuCtxSynchronize) before the
-// kernels read; release waits for the kernels (clFinish) before CUDA may use the frame. No pixel
-// passes through the host.
+// kernels read. A destination used in place is the caller's once the operation completes (as
+// with OpenCL frames); one written through a copy is copied at release, after the kernels.
+// Sources are copied into one of CLVF_MAX_IN_FLIGHT slots, each reused once the kernels that read
+// it are done (an event), so frames in flight overlap. No pixel passes through the host.
 #pragma once
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "interop/cuda/cuda_share.hpp"
@@ -30,6 +33,9 @@ class CudaFrames : public SharedFrames {
   // Planes used in place and planes copied, so far (tests, benchmarks).
   size_t planes_in_place() const { return in_place_; }
   size_t planes_copied() const { return copied_; }
+  // With profiling on (the device records kernel times): the wait for CUDA's pending work and the
+  // plane copies, per frame.
+  std::string profile_report() const override;
 
  private:
   void copy(const cuda::CUdeviceptr from, size_t from_pitch, cuda::CUdeviceptr to, size_t to_pitch,
@@ -39,12 +45,23 @@ class CudaFrames : public SharedFrames {
   const char* which_;
   bool output_;
   std::vector<PlaneShape> shapes_;
-  std::shared_ptr<cuda::Allocation> staging_;  // made at the first plane that needs it
-  std::vector<size_t> staging_offset_, staging_pitch_;
+  static constexpr int kSlots = CLVF_MAX_IN_FLIGHT;
+  struct Slot {
+    std::shared_ptr<cuda::Allocation> memory;  // made at the first frame that needs it
+    cl::Event done;                            // its last reader's kernels
+  };
+  int take_slot();
+
+  Slot slots_[kSlots];
+  int next_slot_ = 0, slot_ = -1;  // slot_: the acquired frame's, or -1
+  std::vector<size_t> staging_offset_, staging_pitch_;  // the planes' place in a slot
+  size_t staging_bytes_ = 0;
   clvf_frame pending_{};                       // destination planes to copy into at release
   std::vector<bool> pending_copy_;
   bool acquired_ = false;
   size_t in_place_ = 0, copied_ = 0;
+  size_t frames_ = 0;
+  double wait_ms_ = 0, copy_ms_ = 0;
 };
 
 }  // namespace clvf

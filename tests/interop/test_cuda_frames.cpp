@@ -8,7 +8,9 @@
 // machine runs them on the real one (CLVF_TEST_CUDA=real).
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -199,6 +201,48 @@ TEST_P(CudaFrames, ScaleEqualsHost) {
   EXPECT_EQ(checked, 4);
 }
 
+// Frames in flight: each source copied into a slot of its own, none overwritten before its kernels ran.
+TEST_P(CudaFrames, ScaleFramesInFlightEqualHost) {
+  clvf_scale_params p;
+  clvf_scale_params_default(&p);
+  p.format = CLVF_PIX_NV12, p.src_width = 300, p.src_height = 170, p.dst_width = 211, p.dst_height = 120;
+  clvf_scale *host_op = nullptr, *cuda_op = nullptr;
+  ASSERT_EQ(clvf_scale_create(device_, &p, &host_op), CLVF_OK) << clvf_last_error();
+  p.src_storage = p.dst_storage = CLVF_STORAGE_CUDA;
+  ASSERT_EQ(clvf_scale_create(device_, &p, &cuda_op), CLVF_OK) << clvf_last_error();
+  constexpr int kFrames = 7;
+  std::vector<std::unique_ptr<CudaFrame>> src, dst;
+  std::vector<std::vector<Bytes>> expected;
+  for (int i = 0; i < kFrames; ++i) {
+    const auto planes = random_planes(p.format, p.src_width, p.src_height, 40 + i);
+    HostFrame hs(p.format, p.src_width, p.src_height), hd(p.format, p.dst_width, p.dst_height);
+    hs.planes = planes;
+    for (size_t k = 0; k < planes.size(); ++k) hs.frame.planes[k].data = hs.planes[k].data();
+    ASSERT_EQ(clvf_scale_process(host_op, &hs.frame, &hd.frame), CLVF_OK) << clvf_last_error();
+    expected.push_back(hd.planes);
+    src.push_back(std::make_unique<CudaFrame>(env_, device_, GetParam().src_in_buffer, p.format, p.src_width, p.src_height));
+    dst.push_back(std::make_unique<CudaFrame>(env_, device_, GetParam().dst_in_buffer, p.format, p.dst_width, p.dst_height));
+    src.back()->fill(planes);
+  }
+  int in_flight = 0;
+  for (int i = 0; i < kFrames; ++i) {
+    if (in_flight == CLVF_MAX_IN_FLIGHT) {
+      ASSERT_EQ(clvf_scale_complete(cuda_op), CLVF_OK) << clvf_last_error();
+      --in_flight;
+    }
+    ASSERT_EQ(clvf_scale_submit(cuda_op, &src[i]->frame, &dst[i]->frame), CLVF_OK) << clvf_last_error();
+    ++in_flight;
+  }
+  while (in_flight-- > 0) ASSERT_EQ(clvf_scale_complete(cuda_op), CLVF_OK) << clvf_last_error();
+  for (int i = 0; i < kFrames; ++i) {
+    bool intact = false;
+    EXPECT_EQ(dst[i]->read(&intact), expected[i]) << "frame " << i;
+    EXPECT_TRUE(intact);
+  }
+  clvf_scale_release(host_op);
+  clvf_scale_release(cuda_op);
+}
+
 TEST_P(CudaFrames, ColorspaceEqualsHost) {
   clvf_colorspace_params p;
   clvf_colorspace_params_default(&p);
@@ -384,6 +428,29 @@ TEST_F(CudaErrors, BufferOutlivesDevice) {
   env_.download(back.data(), reinterpret_cast<cuda::CUdeviceptr>(clvf_cuda_buffer_pointer(buffer)), back.size());
   EXPECT_EQ(back, data);
   clvf_cuda_buffer_release(buffer);
+}
+
+// Each buffer's exported descriptor goes to OpenCL at import: none may stay open once buffers go.
+TEST_F(CudaErrors, NoDescriptorLeaks) {
+  auto open_fds = [] {
+    int n = 0;
+    for (const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) n += !e.path().empty();
+    return n;
+  };
+  clvf_device* device = nullptr;
+  ASSERT_EQ(clvf_device_open_cuda(env_.real() ? "" : "pocl", env_.context(), &device), CLVF_OK) << clvf_last_error();
+  clvf_cuda_buffer* warm = nullptr;  // the driver's own descriptors, opened once
+  ASSERT_EQ(clvf_cuda_buffer_alloc(device, 1 << 20, &warm), CLVF_OK) << clvf_last_error();
+  clvf_cuda_buffer_release(warm);
+  const int before = open_fds();
+  std::vector<clvf_cuda_buffer*> buffers(20);
+  for (auto& b : buffers) ASSERT_EQ(clvf_cuda_buffer_alloc(device, 1 << 20, &b), CLVF_OK) << clvf_last_error();
+  const int during = open_fds();
+  for (auto* b : buffers) clvf_cuda_buffer_release(b);
+  EXPECT_EQ(open_fds(), before);
+  RecordProperty("descriptors_while_20_buffers_live", during - before);
+  std::printf("open descriptors: %d before, %d with 20 buffers, %d after\n", before, during, open_fds());
+  clvf_device_release(device);
 }
 
 }  // namespace

@@ -348,6 +348,47 @@ TEST_P(CudaFrames, ChainEqualsHost) {
   clvf_chain_release(cuda_chain);
 }
 
+// OpenCL frames to CUDA frames and back: one operation's sides in different storages.
+TEST_P(CudaFrames, BetweenOpenCLAndCudaFrames) {
+  clvf_scale_params p;
+  clvf_scale_params_default(&p);
+  p.format = CLVF_PIX_NV12, p.src_width = 66, p.src_height = 38, p.dst_width = 66, p.dst_height = 38;
+  p.algorithm = CLVF_SCALE_POINT;  // same size: a copy, so there and back gives the source
+  cl_context context = nullptr;
+  cl_command_queue queue = nullptr;
+  ASSERT_EQ(clvf_device_handles(device_, &context, nullptr, &queue), CLVF_OK);
+  const auto planes = random_planes(p.format, p.src_width, p.src_height, 21);
+  const size_t y_bytes = planes[0].size(), uv_bytes = planes[1].size();
+  cl_int err = CL_SUCCESS;
+  cl_mem buffer = clCreateBuffer(context, CL_MEM_READ_WRITE, y_bytes + uv_bytes, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  clvf_frame cl_frame{};
+  cl_frame.storage = CLVF_STORAGE_CL_BUFFER;
+  cl_frame.planes[0] = {nullptr, buffer, 0, size_t(p.src_width)};
+  cl_frame.planes[1] = {nullptr, buffer, y_bytes, size_t(p.src_width)};
+  clvf_scale *to_cl = nullptr, *to_cuda = nullptr;
+  p.src_storage = CLVF_STORAGE_CUDA, p.dst_storage = CLVF_STORAGE_CL_BUFFER;
+  ASSERT_EQ(clvf_scale_create(device_, &p, &to_cl), CLVF_OK) << clvf_last_error();
+  p.src_storage = CLVF_STORAGE_CL_BUFFER, p.dst_storage = CLVF_STORAGE_CUDA;
+  ASSERT_EQ(clvf_scale_create(device_, &p, &to_cuda), CLVF_OK) << clvf_last_error();
+  CudaFrame src(env_, device_, GetParam().src_in_buffer, p.format, p.src_width, p.src_height);
+  CudaFrame back(env_, device_, GetParam().dst_in_buffer, p.format, p.dst_width, p.dst_height);
+  src.fill(planes);
+  ASSERT_EQ(clvf_scale_process(to_cl, &src.frame, &cl_frame), CLVF_OK) << clvf_last_error();
+  Bytes y(y_bytes), uv(uv_bytes);
+  clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0, y_bytes, y.data(), 0, nullptr, nullptr);
+  clEnqueueReadBuffer(queue, buffer, CL_TRUE, y_bytes, uv_bytes, uv.data(), 0, nullptr, nullptr);
+  EXPECT_EQ(y, planes[0]);
+  EXPECT_EQ(uv, planes[1]);
+  ASSERT_EQ(clvf_scale_process(to_cuda, &cl_frame, &back.frame), CLVF_OK) << clvf_last_error();
+  bool intact = false;
+  EXPECT_EQ(back.read(&intact), planes);
+  EXPECT_TRUE(intact);
+  clvf_scale_release(to_cl);
+  clvf_scale_release(to_cuda);
+  clReleaseMemObject(buffer);
+}
+
 INSTANTIATE_TEST_SUITE_P(Placements, CudaFrames, ::testing::ValuesIn(kPlacements),
                          [](const auto& info) { return std::string(info.param.name); });
 

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Draws the frame rates tests/gpu/cuda_frames.sh measured on the NVIDIA machine (its
+# cuda_fps.csv, kept as docs/cuda-frames-h200.csv) as docs/img/cuda-frames-h200.png.
+# Usage: bench/cuda_frames_plot.sh [CSV]
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CSV=${1:-$ROOT/docs/cuda-frames-h200.csv}
+source "$ROOT/bench/plot.sh"
+rows=$(mktemp)
+tail -n +2 "$CSV" | awk -F, '$3 != "nan" { printf "%s, %s\t%s\n", $2 == "h264" ? "1080p H.264" : "4K HEVC", $1, $3 }' > "$rows"
+plot_rows "NVIDIA H200: NVDEC-decoded frames through the filters (fps, one run)" \
+  "$ROOT/docs/img/cuda-frames-h200.png" "$rows" log
+rm -f "$rows"

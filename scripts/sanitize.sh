@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The library, its tests and samples built with AddressSanitizer and UndefinedBehaviorSanitizer
 # (build-asan/), then the kernel checkers (small frames), the async and parameter tests, the
-# samples and the fault-injection sweeps run under them, zero-copy and staged, and the FFmpeg
+# samples, the fault-injection sweeps and the CUDA-frame tests (fake driver) run under them, zero-copy and staged, and the FFmpeg
 # glue in ffmpeg graphs (scripts/asan-ffmpeg.sh): any report fails the run. Part of
 # scripts/test.sh; its logs are in build-asan/*.log.
 # Leaks are checked; tests/sanitizers/lsan.supp lists PoCL's and LLVM's own (see there).
@@ -12,7 +12,8 @@ flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-fr
 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
   > "$BUILD.configure.log" 2>&1 || { cat "$BUILD.configure.log" >&2; exit 1; }
-cmake --build "$BUILD" -j"$(nproc)" --target clvf clvf_tests clvf_fault_tests server_streams scale_raw
+cmake --build "$BUILD" -j"$(nproc)" --target clvf clvf_tests clvf_fault_tests server_streams scale_raw \
+  clvf_interop_unit_tests
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1
 export LSAN_OPTIONS=suppressions=$ROOT/tests/sanitizers/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -39,6 +40,10 @@ pair zero-copy runs 0 -- staged runs 1
 allocations_scale='FaultInjection.AllocationsScale:FaultInjection.DenoiseTemporal:FaultInjection.Colorspace'
 pair faults-1 "$BUILD/bin/clvf_fault_tests" --gtest_brief=1 --gtest_filter="$allocations_scale" \
   -- faults-2 "$BUILD/bin/clvf_fault_tests" --gtest_brief=1 --gtest_filter="-$allocations_scale"
+# CUDA frames on the fake CUDA driver: lookups, copies, slots and buffer lifetimes.
+echo "sanitize: cuda-frames"
+"$BUILD/bin/clvf_interop_unit_tests" --gtest_brief=1 --gtest_filter='*Cuda*' > "$BUILD/cuda-frames.log" 2>&1 \
+  || { tail -60 "$BUILD/cuda-frames.log" >&2; exit 1; }
 # The FFmpeg glue (filters/*.c) sanitized too, in ffmpeg graphs.
 echo "sanitize: ffmpeg-glue"
 bash "$ROOT/scripts/asan-ffmpeg.sh" > "$BUILD/ffmpeg-glue.log" 2>&1 || { tail -60 "$BUILD/ffmpeg-glue.log" >&2; exit 1; }

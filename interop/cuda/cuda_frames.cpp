@@ -98,6 +98,12 @@ clvf_frame CudaFrames::acquire(const clvf_frame& frame) {
     }
     ++copied_;
   }
+  if (!output_ && slot_ >= 0) {
+    // A copy between device memory returns before it is done: the kernels must not start first.
+    start = std::chrono::steady_clock::now();
+    cuda::check(cuda::driver().cuCtxSynchronize(), "cuCtxSynchronize (after the source copies)");
+    copy_ms_ += ms_since(start);
+  }
   pending_ = frame;
   acquired_ = true;
   return out;
@@ -141,6 +147,7 @@ void CudaFrames::release() {
     copy(slots_[slot].memory->pointer() + staging_offset_[i], staging_pitch_[i],
          reinterpret_cast<cuda::CUdeviceptr>(pending_.planes[i].data), pending_.planes[i].pitch, shapes_[i]);
   }
+  cuda::check(cuda::driver().cuCtxSynchronize(), "cuCtxSynchronize (after the destination copies)");
   copy_ms_ += ms_since(start);
 }
 

@@ -7,7 +7,7 @@
 //     on the GPU into exportable memory made once: before the kernels for a source, after them
 //     for a destination.
 // Ordering: acquire waits for the context's pending CUDA work (cuCtxSynchronize) before the
-// kernels read. A destination used in place is the caller's once the operation completes (as
+// kernels read, and again after its copies (a device-to-device copy returns before it is done). A destination used in place is the caller's once the operation completes (as
 // with OpenCL frames); one written through a copy is copied at release, after the kernels.
 // Sources are copied into one of CLVF_MAX_IN_FLIGHT slots, each reused once the kernels that read
 // it are done (an event), so frames in flight overlap. No pixel passes through the host.

@@ -7,7 +7,10 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CSV=${1:-$ROOT/docs/cuda-frames-h200.csv}
 source "$ROOT/bench/plot.sh"
 rows=$(mktemp)
-tail -n +2 "$CSV" | awk -F, '$3 != "nan" { printf "%s, %s\t%s\n", $2 == "h264" ? "1080p H.264" : "4K HEVC", $1, $3 }' > "$rows"
+# Labels hold commas: the input and the rate are the last two fields.
+tail -n +2 "$CSV" | awk -F, '$NF != "nan" {
+  label = $1; for (i = 2; i <= NF - 2; i++) label = label "," $i
+  printf "%s: %s\t%s\n", $(NF - 1) == "h264" ? "1080p H.264" : "4K HEVC", label, $NF }' > "$rows"
 plot_rows "NVIDIA H200: NVDEC-decoded frames through the filters (fps, one run)" \
   "$ROOT/docs/img/cuda-frames-h200.png" "$rows" log
 rm -f "$rows"

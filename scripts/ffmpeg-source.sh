@@ -7,39 +7,35 @@
 # Needs ROOT, DEPS, SRC and SERIES set.
 [ -d "$ROOT/filters/ffmpeg-$SERIES" ] \
   || { echo "build-ffmpeg: FFMPEG_SERIES=$SERIES is not one clvf builds with; allowed: 5.1, 7.1" >&2; exit 1; }
-# Sets apt_options to read Debian 13's deb-src, from the same archive the system's apt sources
-# name, through a private configuration (lists fetched once).
+# Sets apt_options to read Debian 13's packages and sources, from the same archive the system's
+# apt sources name, through a private configuration (the lists fetched once; the system's apt
+# sources are left as they are).
 trixie_apt_options() {
   local apt_dir=$DEPS/apt-trixie uri
   apt_options=(-o "Dir::Etc::SourceParts=$apt_dir/sources.list.d" -o Dir::Etc::SourceList=/dev/null
                -o "Dir::State::Lists=$apt_dir/lists")
-  [ -f "$apt_dir/.updated" ] && return 0
+  [ -f "$apt_dir/.updated-deb" ] && return 0
   mkdir -p "$apt_dir/sources.list.d" "$apt_dir/lists/partial"
   uri=$(grep -hE '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '{print $2; exit}')
   [ -n "$uri" ] || uri=$(grep -hE '^deb ' /etc/apt/sources.list 2>/dev/null | awk '{print $2; exit}')
-  printf 'Types: deb-src\nURIs: %s\nSuites: trixie\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-    "$uri" > "$apt_dir/sources.list.d/trixie.sources"
+  printf 'Types: deb deb-src\nURIs: %s\nSuites: trixie\nComponents: main\nArchitectures: amd64\nSigned-By: %s\n' \
+    "$uri" /usr/share/keyrings/debian-archive-keyring.gpg > "$apt_dir/sources.list.d/trixie.sources"
   apt-get "${apt_options[@]}" update -qq >/dev/null 2>"$DEPS/apt-trixie.log" || { cat "$DEPS/apt-trixie.log" >&2; exit 1; }
-  touch "$apt_dir/.updated"
+  touch "$apt_dir/.updated-deb"
 }
 
 # FFmpeg 7.1 needs ffnvcodec >= 11.1.5.3 for CUDA, NVDEC and NVENC; Debian 12 has 11.1.5.2. Debian
-# 13's libffmpeg-nvenc-dev (headers and a .pc file, architecture-independent) is downloaded through
-# a private apt configuration and unpacked under $DEPS; sets FFNVCODEC_PC to its pkg-config folder.
+# 13's libffmpeg-nvenc-dev (headers and a .pc file, architecture-independent) is downloaded and
+# unpacked under $DEPS; sets FFNVCODEC_PC to its pkg-config folder.
 ffnvcodec_13() {
-  local dir=$DEPS/ffnvcodec-13 apt_dir=$DEPS/apt-trixie-bin uri
+  local dir=$DEPS/ffnvcodec-13
   FFNVCODEC_PC=$dir/usr/share/pkgconfig
   [ -f "$FFNVCODEC_PC/ffnvcodec.pc" ] && return 0
   echo "build-ffmpeg: fetching Debian 13's libffmpeg-nvenc-dev"
-  mkdir -p "$apt_dir/sources.list.d" "$apt_dir/lists/partial" "$DEPS/fetch-nvh"
-  uri=$(grep -hE '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '{print $2; exit}')
-  [ -n "$uri" ] || uri=$(grep -hE '^deb ' /etc/apt/sources.list 2>/dev/null | awk '{print $2; exit}')
-  printf 'Types: deb\nURIs: %s\nSuites: trixie\nComponents: main\nArchitectures: amd64\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-    "$uri" > "$apt_dir/sources.list.d/trixie.sources"
-  local o=(-o "Dir::Etc::SourceParts=$apt_dir/sources.list.d" -o Dir::Etc::SourceList=/dev/null
-           -o "Dir::State::Lists=$apt_dir/lists")
-  { apt-get "${o[@]}" update -qq && (cd "$DEPS/fetch-nvh" && apt-get "${o[@]}" download -qq libffmpeg-nvenc-dev); } \
-    >/dev/null 2>"$DEPS/nvh.log" || { cat "$DEPS/nvh.log" >&2; exit 1; }
+  trixie_apt_options
+  rm -rf "$DEPS/fetch-nvh" && mkdir -p "$DEPS/fetch-nvh"
+  (cd "$DEPS/fetch-nvh" && apt-get "${apt_options[@]}" download -qq libffmpeg-nvenc-dev >/dev/null 2>"$DEPS/nvh.log") \
+    || { cat "$DEPS/nvh.log" >&2; exit 1; }
   rm -rf "$dir" && dpkg -x "$DEPS"/fetch-nvh/libffmpeg-nvenc-dev_*.deb "$dir" && rm -rf "$DEPS/fetch-nvh"
   sed -i "s|^prefix=.*|prefix=$dir/usr|" "$FFNVCODEC_PC/ffnvcodec.pc"
 }

@@ -30,9 +30,6 @@ class CudaFrames : public SharedFrames {
   clvf_storage inner_storage() const override { return CLVF_STORAGE_CL_BUFFER; }
   clvf_frame acquire(const clvf_frame& frame) override;
   void release() override;
-  // Planes used in place and planes copied, so far (tests, benchmarks).
-  size_t planes_in_place() const { return in_place_; }
-  size_t planes_copied() const { return copied_; }
   // With profiling on (the device records kernel times): the wait for CUDA's pending work and the
   // plane copies, per frame.
   std::string profile_report() const override;

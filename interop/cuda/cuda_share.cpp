@@ -48,14 +48,14 @@ Importer& test_importer() {
   return importer;
 }
 
-CUmemAllocationProp allocation_prop(CUcontext context) {
+// Device memory of the current context's GPU, exportable as a file descriptor.
+CUmemAllocationProp allocation_prop() {
   CUdevice device = 0;
   check(driver().cuCtxGetDevice(&device), "cuCtxGetDevice");
   CUmemAllocationProp prop{};
   prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
   prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
   prop.location = {CU_MEM_LOCATION_TYPE_DEVICE, device};
-  (void)context;
   return prop;
 }
 
@@ -75,7 +75,7 @@ std::string device_uuid(CUcontext context) {
 
 Share::Share(CUcontext context, cl::Context cl_context) : context_(context), cl_context_(std::move(cl_context)) {
   ContextScope scope(context_);
-  const CUmemAllocationProp prop = allocation_prop(context_);
+  const CUmemAllocationProp prop = allocation_prop();
   check(driver().cuMemGetAllocationGranularity(&granularity_, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED),
         "cuMemGetAllocationGranularity");
   if (granularity_ == 0) granularity_ = 2 << 20;
@@ -88,7 +88,7 @@ std::shared_ptr<Allocation> Share::allocate(size_t bytes) {
   a->size_ = (bytes + granularity_ - 1) / granularity_ * granularity_;
   const Driver& d = driver();
   ContextScope scope(context_);
-  const CUmemAllocationProp prop = allocation_prop(context_);
+  const CUmemAllocationProp prop = allocation_prop();
   check(d.cuMemCreate(&a->handle_, a->size_, &prop, 0), "cuMemCreate");
   check(d.cuMemAddressReserve(&a->ptr_, a->size_, 0, 0, 0), "cuMemAddressReserve");
   check(d.cuMemMap(a->ptr_, a->size_, 0, a->handle_, 0), "cuMemMap");
@@ -112,11 +112,6 @@ std::optional<std::pair<cl::Buffer, size_t>> Share::find(CUdeviceptr ptr, size_t
   const Allocation* a = std::prev(it)->second;
   if (ptr + bytes > a->ptr_ + a->size_) return std::nullopt;
   return std::make_pair(a->buffer_, static_cast<size_t>(ptr - a->ptr_));
-}
-
-size_t Share::live_allocations() const {
-  std::lock_guard lock(mutex_);
-  return live_.size();
 }
 
 void Share::forget(CUdeviceptr ptr) {

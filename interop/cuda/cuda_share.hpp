@@ -59,7 +59,6 @@ class Share : public std::enable_shared_from_this<Share> {
   // The buffer holding [ptr, ptr + bytes) and ptr's offset in it, when one allocation of this
   // share holds the range.
   std::optional<std::pair<cl::Buffer, size_t>> find(CUdeviceptr ptr, size_t bytes) const;
-  size_t live_allocations() const;
 
  private:
   friend class Allocation;

@@ -62,6 +62,10 @@ struct HostFrame {
     frame.storage = CLVF_STORAGE_HOST;
     for (size_t i = 0; i < d.size(); ++i) frame.planes[i].data = planes[i].data(), frame.planes[i].pitch = d[i].row_bytes;
   }
+  void fill(const std::vector<Bytes>& samples) {
+    planes = samples;
+    for (size_t i = 0; i < planes.size(); ++i) frame.planes[i].data = planes[i].data();
+  }
   std::vector<PlaneDims> d;
   std::vector<Bytes> planes;
   clvf_frame frame{};
@@ -131,6 +135,13 @@ class CudaFrame {
   cuda::CUdeviceptr base_ = 0;
 };
 
+// The destination equals the reference, and no byte outside its planes changed.
+void expect_frame(const CudaFrame& frame, const std::vector<Bytes>& expected) {
+  bool intact = false;
+  EXPECT_EQ(frame.read(&intact), expected);
+  EXPECT_TRUE(intact) << "bytes outside the destination planes changed";
+}
+
 // Where the source and destination live: in clvf's buffers (used in place) or plain memory.
 struct Placement {
   bool src_in_buffer, dst_in_buffer;
@@ -181,8 +192,7 @@ TEST_P(CudaFrames, ScaleEqualsHost) {
     ASSERT_EQ(clvf_scale_create(device_, &p, &cuda_op), CLVF_OK) << clvf_last_error();
     const auto planes = random_planes(c.src, c.sw, c.sh, 7 + checked);
     HostFrame hs(c.src, c.sw, c.sh), hd(c.dst, c.dw, c.dh);
-    hs.planes = planes;
-    for (size_t i = 0; i < planes.size(); ++i) hs.frame.planes[i].data = hs.planes[i].data();
+    hs.fill(planes);
     ASSERT_EQ(clvf_scale_process(host_op, &hs.frame, &hd.frame), CLVF_OK) << clvf_last_error();
     CudaFrame cs(env_, device_, GetParam().src_in_buffer, c.src, c.sw, c.sh);
     CudaFrame cd(env_, device_, GetParam().dst_in_buffer, c.dst, c.dw, c.dh);
@@ -193,9 +203,7 @@ TEST_P(CudaFrames, ScaleEqualsHost) {
       EXPECT_EQ(CudaEnv::copies, expected_copies(cs.plane_count(), cd.plane_count()));
       EXPECT_EQ(CudaEnv::syncs, expected_syncs());
     }
-    bool intact = false;
-    EXPECT_EQ(cd.read(&intact), hd.planes);
-    EXPECT_TRUE(intact) << "bytes outside the destination planes changed";
+    expect_frame(cd, hd.planes);
     clvf_scale_release(host_op);
     clvf_scale_release(cuda_op);
     ++checked;
@@ -218,8 +226,7 @@ TEST_P(CudaFrames, ScaleFramesInFlightEqualHost) {
   for (int i = 0; i < kFrames; ++i) {
     const auto planes = random_planes(p.format, p.src_width, p.src_height, 40 + i);
     HostFrame hs(p.format, p.src_width, p.src_height), hd(p.format, p.dst_width, p.dst_height);
-    hs.planes = planes;
-    for (size_t k = 0; k < planes.size(); ++k) hs.frame.planes[k].data = hs.planes[k].data();
+    hs.fill(planes);
     ASSERT_EQ(clvf_scale_process(host_op, &hs.frame, &hd.frame), CLVF_OK) << clvf_last_error();
     expected.push_back(hd.planes);
     src.push_back(std::make_unique<CudaFrame>(env_, device_, GetParam().src_in_buffer, p.format, p.src_width, p.src_height));
@@ -237,9 +244,8 @@ TEST_P(CudaFrames, ScaleFramesInFlightEqualHost) {
   }
   while (in_flight-- > 0) ASSERT_EQ(clvf_scale_complete(cuda_op), CLVF_OK) << clvf_last_error();
   for (int i = 0; i < kFrames; ++i) {
-    bool intact = false;
-    EXPECT_EQ(dst[i]->read(&intact), expected[i]) << "frame " << i;
-    EXPECT_TRUE(intact);
+    SCOPED_TRACE("frame " + std::to_string(i));
+    expect_frame(*dst[i], expected[i]);
   }
   clvf_scale_release(host_op);
   clvf_scale_release(cuda_op);
@@ -257,8 +263,7 @@ TEST_P(CudaFrames, ColorspaceEqualsHost) {
   ASSERT_EQ(clvf_colorspace_create(device_, &p, &cuda_op), CLVF_OK) << clvf_last_error();
   const auto planes = random_planes(p.src_format, p.width, p.height, 3);
   HostFrame hs(p.src_format, p.width, p.height), hd(p.dst_format, p.width, p.height);
-  hs.planes = planes;
-  for (size_t i = 0; i < planes.size(); ++i) hs.frame.planes[i].data = hs.planes[i].data();
+  hs.fill(planes);
   ASSERT_EQ(clvf_colorspace_process(host_op, &hs.frame, &hd.frame), CLVF_OK) << clvf_last_error();
   CudaFrame cs(env_, device_, GetParam().src_in_buffer, p.src_format, p.width, p.height);
   CudaFrame cd(env_, device_, GetParam().dst_in_buffer, p.dst_format, p.width, p.height);
@@ -266,9 +271,7 @@ TEST_P(CudaFrames, ColorspaceEqualsHost) {
   CudaEnv::reset_counts();
   ASSERT_EQ(clvf_colorspace_process(cuda_op, &cs.frame, &cd.frame), CLVF_OK) << clvf_last_error();
   EXPECT_EQ(CudaEnv::copies, expected_copies(2, 3));
-  bool intact = false;
-  EXPECT_EQ(cd.read(&intact), hd.planes);
-  EXPECT_TRUE(intact);
+  expect_frame(cd, hd.planes);
   clvf_colorspace_release(host_op);
   clvf_colorspace_release(cuda_op);
 }
@@ -300,8 +303,7 @@ TEST_P(CudaFrames, TemporalDenoiseStreamEqualsHost) {
     const clvf_frame* csrc = nullptr;
     if (i < kFrames) {
       const auto planes = random_planes(p.format, p.width, p.height, 100 + i);
-      hs.planes = planes;
-      for (size_t k = 0; k < planes.size(); ++k) hs.frame.planes[k].data = hs.planes[k].data();
+      hs.fill(planes);
       cs.fill(planes);
       hsrc = &hs.frame, csrc = &cs.frame;
     }
@@ -331,8 +333,7 @@ TEST_P(CudaFrames, ChainEqualsHost) {
       << clvf_last_error();
   const auto planes = random_planes(CLVF_PIX_NV12, 52, 30, 11);
   HostFrame hs(CLVF_PIX_NV12, 52, 30), hd(CLVF_PIX_YUV420P, 26, 16);
-  hs.planes = planes;
-  for (size_t k = 0; k < planes.size(); ++k) hs.frame.planes[k].data = hs.planes[k].data();
+  hs.fill(planes);
   CudaFrame cs(env_, device_, GetParam().src_in_buffer, CLVF_PIX_NV12, 52, 30);
   CudaFrame cd(env_, device_, GetParam().dst_in_buffer, CLVF_PIX_YUV420P, 26, 16);
   cs.fill(planes);
@@ -343,9 +344,7 @@ TEST_P(CudaFrames, ChainEqualsHost) {
   ASSERT_EQ(got_host, 1);
   ASSERT_EQ(got_cuda, 1);
   EXPECT_EQ(CudaEnv::copies, expected_copies(2, 3));
-  bool intact = false;
-  EXPECT_EQ(cd.read(&intact), hd.planes);
-  EXPECT_TRUE(intact);
+  expect_frame(cd, hd.planes);
   clvf_chain_release(host_chain);
   clvf_chain_release(cuda_chain);
 }
@@ -383,9 +382,7 @@ TEST_P(CudaFrames, BetweenOpenCLAndCudaFrames) {
   EXPECT_EQ(y, planes[0]);
   EXPECT_EQ(uv, planes[1]);
   ASSERT_EQ(clvf_scale_process(to_cuda, &cl_frame, &back.frame), CLVF_OK) << clvf_last_error();
-  bool intact = false;
-  EXPECT_EQ(back.read(&intact), planes);
-  EXPECT_TRUE(intact);
+  expect_frame(back, planes);
   clvf_scale_release(to_cl);
   clvf_scale_release(to_cuda);
   clReleaseMemObject(buffer);

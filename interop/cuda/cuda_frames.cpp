@@ -65,7 +65,7 @@ clvf_frame CudaFrames::acquire(const clvf_frame& frame) {
                   fmt::format("{} frame: plane {} pitch {} is less than its {} bytes per row", which_, i, p.pitch,
                               shapes_[i].row_bytes));
   }
-  const cuda::Share& share = *device_->cuda();
+  cuda::Share& share = *device_->cuda();
   cuda::ContextScope scope(share.context());
   auto start = std::chrono::steady_clock::now();
   if (!output_) cuda::check(cuda::driver().cuCtxSynchronize(), "cuCtxSynchronize (before the kernels read)");

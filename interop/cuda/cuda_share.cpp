@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #if !defined(_WIN32)
 #include <dlfcn.h>
 #include <unistd.h>
@@ -59,6 +61,29 @@ CUmemAllocationProp allocation_prop() {
   return prop;
 }
 
+// Every live clvf allocation in the process, by start address (CUDA's addresses are unique in a
+// process), so that a Share finds the allocations of the others.
+struct Registry {
+  std::mutex mutex;
+  std::map<CUdeviceptr, std::weak_ptr<Allocation>> live;
+  uint64_t next_serial = 1;
+};
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+// The live allocation holding [ptr, ptr + bytes), if any.
+std::shared_ptr<Allocation> allocation_holding(CUdeviceptr ptr, size_t bytes) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  auto it = r.live.upper_bound(ptr);
+  if (it == r.live.begin()) return nullptr;
+  std::shared_ptr<Allocation> a = std::prev(it)->second.lock();
+  if (!a || ptr + bytes > a->pointer() + a->size()) return nullptr;
+  return a;
+}
+
 }  // namespace
 
 void set_importer_for_testing(Importer importer) { test_importer() = std::move(importer); }
@@ -95,37 +120,55 @@ std::shared_ptr<Allocation> Share::allocate(size_t bytes) {
   a->mapped_ = true;
   const CUmemAccessDesc access{prop.location, CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
   check(d.cuMemSetAccess(a->ptr_, a->size_, &access, 1), "cuMemSetAccess");
-  int fd = -1;
-  check(d.cuMemExportToShareableHandle(&fd, a->handle_, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
-        "cuMemExportToShareableHandle");
-  const Importer& fake = test_importer();
-  a->buffer_ = cl::Buffer(fake ? fake(cl_context_(), fd, a->size_) : import_opaque_fd(cl_context_(), fd, a->size_));
-  std::lock_guard lock(mutex_);
-  live_[a->ptr_] = a.get();
+  a->buffer_ = cl::Buffer(import(a->handle_, a->size_));
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  a->serial_ = r.next_serial++;
+  r.live[a->ptr_] = a;
   return a;
 }
 
-std::optional<std::pair<cl::Buffer, size_t>> Share::find(CUdeviceptr ptr, size_t bytes) const {
-  std::lock_guard lock(mutex_);
-  auto it = live_.upper_bound(ptr);
-  if (it == live_.begin()) return std::nullopt;
-  const Allocation* a = std::prev(it)->second;
-  if (ptr + bytes > a->ptr_ + a->size_) return std::nullopt;
-  return std::make_pair(a->buffer_, static_cast<size_t>(ptr - a->ptr_));
+cl_mem Share::import(CUmemGenericAllocationHandle handle, size_t size) const {
+  int fd = -1;
+  check(driver().cuMemExportToShareableHandle(&fd, handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+        "cuMemExportToShareableHandle");
+  const Importer& fake = test_importer();
+  return fake ? fake(cl_context_(), fd, size) : import_opaque_fd(cl_context_(), fd, size);
 }
 
-void Share::forget(CUdeviceptr ptr) {
+std::optional<std::pair<cl::Buffer, size_t>> Share::find(CUdeviceptr ptr, size_t bytes) {
+  const std::shared_ptr<Allocation> a = allocation_holding(ptr, bytes);
+  if (!a || a->share_->context_ != context_) return std::nullopt;
+  const size_t offset = static_cast<size_t>(ptr - a->ptr_);
+  if (a->share_.get() == this) return std::make_pair(a->buffer_, offset);
   std::lock_guard lock(mutex_);
-  live_.erase(ptr);
+  std::erase_if(foreign_, [](const auto& entry) { return entry.second.source.expired(); });
+  auto it = foreign_.find(a->serial_);
+  if (it == foreign_.end()) {
+    ContextScope scope(context_);
+    it = foreign_.emplace(a->serial_, Foreign{a, cl::Buffer(import(a->handle_, a->size_))}).first;
+  }
+  return std::make_pair(it->second.buffer, offset);
+}
+
+size_t Share::foreign_imports() const {
+  std::lock_guard lock(mutex_);
+  return static_cast<size_t>(std::count_if(foreign_.begin(), foreign_.end(),
+                                           [](const auto& entry) { return !entry.second.source.expired(); }));
 }
 
 Allocation::~Allocation() {
   if (!share_) return;
-  share_->forget(ptr_);
+  {
+    Registry& r = registry();
+    std::lock_guard lock(r.mutex);
+    auto it = r.live.find(ptr_);
+    if (it != r.live.end() && it->second.expired()) r.live.erase(it);  // not a newer one at this address
+  }
   buffer_ = cl::Buffer();  // OpenCL lets go of the memory first
   try {
     const Driver& d = driver();
-    ContextScope scope(share_->context_);
+    ContextScope scope(share_->context());
     if (mapped_) d.cuMemUnmap(ptr_, size_);
     if (ptr_) d.cuMemAddressFree(ptr_, size_);
     if (handle_) d.cuMemRelease(handle_);

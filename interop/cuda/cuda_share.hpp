@@ -1,11 +1,14 @@
 // CUDA memory that OpenCL can use in place. CUDA's own allocations (cuMemAlloc, which FFmpeg's
 // CUDA frame pools use) cannot be exported; memory made with the virtual memory API
 // (cuMemCreate with a POSIX file descriptor handle) can, and the OpenCL device on the same GPU
-// imports that descriptor once as a buffer (cl_khr_external_memory_opaque_fd). A Share keeps the
-// allocations made for one OpenCL context, so that a frame's plane pointer can be looked up and
-// used in place.
+// imports that descriptor once as a buffer (cl_khr_external_memory_opaque_fd). A Share makes the
+// allocations for one OpenCL context and finds the buffer behind a frame's plane pointer, so that
+// the plane is used in place: its own allocations directly, and those of another Share on the same
+// CUDA context (two filters in a row, each with its own device) through a second import, made
+// once per allocation and dropped when the allocation goes.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -35,6 +38,7 @@ class Allocation {
   Allocation(const Allocation&) = delete;
   Allocation& operator=(const Allocation&) = delete;
   CUdeviceptr pointer() const { return ptr_; }
+  uint64_t serial() const { return serial_; }  // unique in the process, unlike the address
   size_t size() const { return size_; }
   const cl::Buffer& buffer() const { return buffer_; }
 
@@ -42,6 +46,7 @@ class Allocation {
   friend class Share;
   Allocation() = default;
   std::shared_ptr<Share> share_;  // outlives every allocation: buffers outlive a filter
+  uint64_t serial_ = 0;
   CUmemGenericAllocationHandle handle_ = 0;
   CUdeviceptr ptr_ = 0;
   size_t size_ = 0;
@@ -56,19 +61,24 @@ class Share : public std::enable_shared_from_this<Share> {
   CUcontext context() const { return context_; }
   // At least `bytes`, rounded up to the driver's granularity.
   std::shared_ptr<Allocation> allocate(size_t bytes);
-  // The buffer holding [ptr, ptr + bytes) and ptr's offset in it, when one allocation of this
-  // share holds the range.
-  std::optional<std::pair<cl::Buffer, size_t>> find(CUdeviceptr ptr, size_t bytes) const;
+  // A buffer of this share's OpenCL context holding [ptr, ptr + bytes) and ptr's offset in it,
+  // when one clvf allocation on this CUDA context holds the range.
+  std::optional<std::pair<cl::Buffer, size_t>> find(CUdeviceptr ptr, size_t bytes);
+  // How many allocations of other shares this one has imported and still holds.
+  size_t foreign_imports() const;
 
  private:
-  friend class Allocation;
-  void forget(CUdeviceptr ptr);
+  cl_mem import(CUmemGenericAllocationHandle handle, size_t size) const;
 
   CUcontext context_;
   cl::Context cl_context_;
   size_t granularity_ = 0;
+  struct Foreign {
+    std::weak_ptr<Allocation> source;
+    cl::Buffer buffer;
+  };
   mutable std::mutex mutex_;
-  std::map<CUdeviceptr, const Allocation*> live_;  // by start address
+  std::map<uint64_t, Foreign> foreign_;  // by the source's serial
 };
 
 // The UUID of the CUDA context's device, as cuDeviceGetUuid gives it.

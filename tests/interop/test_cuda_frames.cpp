@@ -391,6 +391,44 @@ TEST_P(CudaFrames, BetweenOpenCLAndCudaFrames) {
 INSTANTIATE_TEST_SUITE_P(Placements, CudaFrames, ::testing::ValuesIn(kPlacements),
                          [](const auto& info) { return std::string(info.param.name); });
 
+// Two filters in a row, each with its own device on one CUDA context: the second reads the
+// first's pool in place (a second import, once per allocation) and never an allocation that has
+// gone, even when a new one takes its address.
+TEST(CudaTwoDevices, SecondDeviceUsesFirstDevicesBuffersInPlace) {
+  CudaEnv env;
+  const char* spec = env.real() ? "" : "pocl";
+  clvf_device *first = nullptr, *second = nullptr;
+  ASSERT_EQ(clvf_device_open_cuda(spec, env.context(), &first), CLVF_OK) << clvf_last_error();
+  ASSERT_EQ(clvf_device_open_cuda(spec, env.context(), &second), CLVF_OK) << clvf_last_error();
+  clvf_scale_params p;
+  clvf_scale_params_default(&p);
+  p.format = CLVF_PIX_NV12, p.src_width = 64, p.src_height = 36, p.dst_width = 40, p.dst_height = 24;
+  clvf_scale *host_op = nullptr, *cuda_op = nullptr;
+  ASSERT_EQ(clvf_scale_create(second, &p, &host_op), CLVF_OK) << clvf_last_error();
+  p.src_storage = p.dst_storage = CLVF_STORAGE_CUDA;
+  ASSERT_EQ(clvf_scale_create(second, &p, &cuda_op), CLVF_OK) << clvf_last_error();
+  int rounds = 0;
+  for (uint32_t seed = 1; seed <= 4; ++seed, ++rounds) {  // each round's buffers are new ones
+    const auto planes = random_planes(p.format, p.src_width, p.src_height, seed);
+    HostFrame hs(p.format, p.src_width, p.src_height), hd(p.format, p.dst_width, p.dst_height);
+    hs.fill(planes);
+    ASSERT_EQ(clvf_scale_process(host_op, &hs.frame, &hd.frame), CLVF_OK) << clvf_last_error();
+    CudaFrame src(env, first, true, p.format, p.src_width, p.src_height);
+    CudaFrame dst(env, first, true, p.format, p.dst_width, p.dst_height);
+    src.fill(planes);
+    CudaEnv::reset_counts();
+    ASSERT_EQ(clvf_scale_process(cuda_op, &src.frame, &dst.frame), CLVF_OK) << clvf_last_error();
+    EXPECT_EQ(CudaEnv::copies, 0) << "the first device's buffers were copied, not used in place";
+    SCOPED_TRACE("round " + std::to_string(seed));
+    expect_frame(dst, hd.planes);
+  }
+  EXPECT_EQ(rounds, 4);
+  clvf_scale_release(host_op);
+  clvf_scale_release(cuda_op);
+  clvf_device_release(second);
+  clvf_device_release(first);
+}
+
 class CudaErrors : public ::testing::Test {
  protected:
   CudaEnv env_;

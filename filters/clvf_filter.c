@@ -1,5 +1,8 @@
 /* C COM call macros (IDirect3DDeviceManager9_LockDevice, ...) for the DXVA2 frames below. */
 #define COBJMACROS
+#include <stdlib.h>
+#include <string.h>
+
 #include "libavutil/dict.h"
 #include "libavutil/hwcontext.h"
 #include "libavutil/hwcontext_opencl.h"
@@ -250,6 +253,30 @@ int ff_clvf_input_format(AVFilterContext *ctx, AVFilterLink *inlink, const enum 
     return AVERROR(ENOSYS);
 }
 
+
+#if CONFIG_CUDA
+/* Orders the device's work with the CUDA frames' stream: semaphores where the OpenCL device can
+ * export them, else host waits; CLVF_CUDA_SYNC=semaphores|context asks for one (a workaround for a
+ * driver whose semaphores misbehave, and for measuring one against the other). */
+static clvf_status set_cuda_sync(AVFilterContext *ctx, clvf_device *device, CUstream stream)
+{
+    const char *env = getenv("CLVF_CUDA_SYNC");
+    clvf_cuda_sync want = CLVF_CUDA_SYNC_AUTO, used;
+    clvf_status st;
+    if (env && !strcmp(env, "semaphores"))
+        want = CLVF_CUDA_SYNC_SEMAPHORES;
+    else if (env && !strcmp(env, "context"))
+        want = CLVF_CUDA_SYNC_CONTEXT;
+    else if (env && *env && strcmp(env, "auto"))
+        av_log(ctx, AV_LOG_WARNING, "CLVF_CUDA_SYNC=%s is none of auto, semaphores, context: using auto\n", env);
+    if ((st = clvf_device_set_cuda_sync(device, stream, want, &used)) != CLVF_OK)
+        return st;
+    av_log(ctx, AV_LOG_VERBOSE, "OpenCL device (on the CUDA frames' GPU): %s, ordered with CUDA by %s\n",
+           clvf_device_name(device), used == CLVF_CUDA_SYNC_SEMAPHORES ? "semaphores" : "host waits");
+    return CLVF_OK;
+}
+#endif
+
 int ff_clvf_open_device(AVFilterContext *ctx, AVFilterLink *inlink, const char *spec, clvf_device **out)
 {
     AVBufferRef *device_ref = NULL;
@@ -286,7 +313,11 @@ int ff_clvf_open_device(AVFilterContext *ctx, AVFilterLink *inlink, const char *
         if ((st = clvf_device_open_cuda(spec, cuda->cuda_ctx, out)) != CLVF_OK)
             return ff_clvf_error(ctx, st, "using the CUDA frames' GPU (put hwdownload before the filter to filter "
                                           "them in system memory instead)");
-        av_log(ctx, AV_LOG_VERBOSE, "OpenCL device (on the CUDA frames' GPU): %s\n", clvf_device_name(*out));
+        if ((st = set_cuda_sync(ctx, *out, cuda->stream)) != CLVF_OK) {
+            clvf_device_release(*out);
+            *out = NULL;
+            return ff_clvf_error(ctx, st, "ordering with CUDA");
+        }
         return 0;
     }
 #endif

@@ -1,4 +1,6 @@
 // The C API: thin handles over the C++ runtime, every call behind api_call().
+#include <fmt/format.h>
+
 #include <cstring>
 #include <memory>
 #include <string>
@@ -107,6 +109,24 @@ CLVF_API clvf_status clvf_device_open_cuda(const char* spec, void* cuda_context,
     *out = nullptr;
     auto device = clvf::Device::open_cuda(spec ? spec : "", cuda_context);
     *out = new clvf_device{std::move(device)};
+  });
+}
+
+CLVF_API clvf_status clvf_device_set_cuda_sync(clvf_device* device, void* stream, clvf_cuda_sync sync,
+                                               clvf_cuda_sync* used) {
+  return api_call([&] {
+    require(device, "clvf_device_set_cuda_sync: device");
+    if (!device->impl->cuda())
+      throw clvf::Error(CLVF_ERROR_INVALID_ARGUMENT,
+                        "clvf_device_set_cuda_sync: the device was not opened with clvf_device_open_cuda");
+    if (sync != CLVF_CUDA_SYNC_AUTO && sync != CLVF_CUDA_SYNC_SEMAPHORES && sync != CLVF_CUDA_SYNC_CONTEXT)
+      throw clvf::Error(CLVF_ERROR_INVALID_ARGUMENT,
+                        fmt::format("clvf_device_set_cuda_sync: sync {} is none of AUTO (0), SEMAPHORES (1), CONTEXT (2)",
+                                    static_cast<int>(sync)));
+    auto& share = *device->impl->cuda();
+    const bool semaphores = sync == CLVF_CUDA_SYNC_SEMAPHORES || (sync == CLVF_CUDA_SYNC_AUTO && share.semaphores_offered());
+    share.set_sync(static_cast<clvf::cuda::CUstream>(stream), semaphores);
+    if (used) *used = semaphores ? CLVF_CUDA_SYNC_SEMAPHORES : CLVF_CUDA_SYNC_CONTEXT;
   });
 }
 

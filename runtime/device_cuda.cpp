@@ -67,7 +67,7 @@ std::shared_ptr<Device> Device::open_cuda(std::string_view spec, void* cuda_cont
     throw Error(CLVF_ERROR_UNSUPPORTED,
                 fmt::format("CUDA frames: {} cannot import CUDA memory (no cl_khr_external_memory_opaque_fd)",
                             out->name()));
-  out->cuda_ = std::make_shared<cuda::Share>(context, out->context());
+  out->cuda_ = std::make_shared<cuda::Share>(context, out->context(), out->device(), cuda::semaphores_of(out->device()));
   return out;
 }
 

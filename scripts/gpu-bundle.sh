@@ -12,7 +12,8 @@ OUT=$ROOT/.gpu
 [ -x "$BUILD/bin/ffmpeg-gpu" ] || FFMPEG_FLAVOUR=gpu bash "$ROOT/scripts/build-ffmpeg.sh"
 cmake --build "$BUILD" --target clvf_interop_unit_tests clvf >/dev/null
 rm -rf "$OUT" && mkdir -p "$OUT/bin" "$OUT/lib" "$OUT/icd"
-for b in "$BUILD/bin/ffmpeg-gpu" "$BUILD/bin/clvf_interop_unit_tests" /usr/bin/clinfo; do
+g++ -std=c++20 -O1 -I"$ROOT" -o "$BUILD/bin/semaphore_probe" "$ROOT/tests/gpu/semaphore_probe.cpp" -lOpenCL -ldl
+for b in "$BUILD/bin/ffmpeg-gpu" "$BUILD/bin/clvf_interop_unit_tests" "$BUILD/bin/semaphore_probe" /usr/bin/clinfo; do
   strip -o "$OUT/bin/$(basename "$b")" "$b"
 done
 strip -o "$OUT/lib/libclvf.so.0" "$BUILD/lib/libclvf.so.0"

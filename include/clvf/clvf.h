@@ -87,6 +87,25 @@ CLVF_API clvf_status clvf_device_open_d3d(const char *spec, clvf_d3d_kind kind, 
  * (NVIDIA's OpenCL does). The CUDA driver (libcuda.so.1) is loaded at run time: without it,
  * CLVF_ERROR_UNSUPPORTED. */
 CLVF_API clvf_status clvf_device_open_cuda(const char *spec, void *cuda_context, clvf_device **out);
+/* How the device orders its work on CUDA frames with CUDA's, without pixels leaving the GPU.
+ * `stream` (a CUstream) is where the caller's CUDA work on the frames goes: NULL is the legacy
+ * default stream, which is ordered with every blocking stream of the context (FFmpeg's decoders
+ * use it unless AVCUDADeviceContext.stream is set).
+ *   SEMAPHORES: a binary semaphore per frame side, made by OpenCL and imported into CUDA: the
+ *     kernels wait on the GPU for the stream's work before them, and copies into a caller's
+ *     destination wait on the GPU for the kernels; the host waits only for a destination that is
+ *     handed on. Needs cl_khr_external_semaphore_opaque_fd export (else CLVF_ERROR_UNSUPPORTED).
+ *   CONTEXT: the host waits for all the context's pending work (cuCtxSynchronize) before the
+ *     kernels read, and for the OpenCL queue (clFinish) before a destination copy.
+ *   AUTO (the default): SEMAPHORES where offered, else CONTEXT.
+ * `used` (may be NULL) receives the one chosen. Call it before processing frames. */
+typedef enum clvf_cuda_sync {
+  CLVF_CUDA_SYNC_AUTO = 0,
+  CLVF_CUDA_SYNC_SEMAPHORES = 1,
+  CLVF_CUDA_SYNC_CONTEXT = 2
+} clvf_cuda_sync;
+CLVF_API clvf_status clvf_device_set_cuda_sync(clvf_device *device, void *stream, clvf_cuda_sync sync,
+                                               clvf_cuda_sync *used);
 /* CUDA memory that the device's kernels use in place: allocated with CUDA's virtual memory API,
  * exported and imported into the device's OpenCL context once. Frame pools whose planes lie in
  * such buffers cost no copy. A buffer keeps what it needs alive: it may outlive its device. */

@@ -78,6 +78,13 @@ class Device {
     check(clvf_device_open_cuda(spec.empty() ? nullptr : spec.c_str(), cuda_context, &d));
     return Device(d);
   }
+  // CUDA frames: the caller's stream and how to order with it (clvf_device_set_cuda_sync); the
+  // order chosen.
+  clvf_cuda_sync set_cuda_sync(void* stream, clvf_cuda_sync sync = CLVF_CUDA_SYNC_AUTO) {
+    clvf_cuda_sync used = CLVF_CUDA_SYNC_AUTO;
+    check(clvf_device_set_cuda_sync(h_.get(), stream, sync, &used));
+    return used;
+  }
   std::string name() const { return clvf_device_name(h_.get()); }
   // The OpenCL context behind the device (for the caller's buffers and images); not retained.
   cl_context context() const {

@@ -58,6 +58,12 @@ Loaded load() {
   resolve(lib, d.cuMemAddressFree, "cuMemAddressFree", e);
   resolve(lib, d.cuMemRelease, "cuMemRelease", e);
   resolve(lib, d.cuMemcpy2D, "cuMemcpy2D_v2", e);
+  resolve(lib, d.cuMemcpy2DAsync, "cuMemcpy2DAsync_v2", e);
+  resolve(lib, d.cuStreamSynchronize, "cuStreamSynchronize", e);
+  resolve(lib, d.cuImportExternalSemaphore, "cuImportExternalSemaphore", e);
+  resolve(lib, d.cuSignalExternalSemaphoresAsync, "cuSignalExternalSemaphoresAsync", e);
+  resolve(lib, d.cuWaitExternalSemaphoresAsync, "cuWaitExternalSemaphoresAsync", e);
+  resolve(lib, d.cuDestroyExternalSemaphore, "cuDestroyExternalSemaphore", e);
   resolve(lib, d.cuGetErrorName, "cuGetErrorName", e);
   if (e.empty()) {
     const CUresult r = d.cuInit(0);

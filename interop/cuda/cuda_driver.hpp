@@ -14,6 +14,7 @@ using CUdevice = int;
 using CUcontext = struct CUctx_st*;
 using CUstream = struct CUstream_st*;
 using CUmemGenericAllocationHandle = unsigned long long;
+using CUexternalSemaphore = struct CUextSemaphore_st*;
 constexpr CUresult CUDA_SUCCESS = 0;
 
 enum CUmemAllocationHandleType { CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 0x1 };
@@ -22,6 +23,49 @@ enum CUmemLocationType { CU_MEM_LOCATION_TYPE_DEVICE = 0x1 };
 enum CUmemAccess_flags { CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 0x3 };
 enum CUmemAllocationGranularity_flags { CU_MEM_ALLOC_GRANULARITY_RECOMMENDED = 0x1 };
 enum CUmemorytype { CU_MEMORYTYPE_DEVICE = 0x2 };
+
+enum CUexternalSemaphoreHandleType { CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD = 1 };
+
+struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC {
+  CUexternalSemaphoreHandleType type;
+  union {
+    int fd;
+    struct {
+      void* handle;
+      const void* name;
+    } win32;
+  } handle;
+  unsigned flags;
+  unsigned reserved[16];
+};
+// Signal and wait parameters: only a binary semaphore's (all zero) are used; the layout is the
+// driver's, which reads the whole structure.
+struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS {
+  struct {
+    unsigned long long fence_value;
+    unsigned long long nv_sci_sync;
+    unsigned long long keyed_mutex_key;
+    unsigned reserved[12];
+  } params;
+  unsigned flags;
+  unsigned reserved[16];
+};
+struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS {
+  struct {
+    unsigned long long fence_value;
+    unsigned long long nv_sci_sync;
+    struct {
+      unsigned long long key;
+      unsigned timeout_ms;
+    } keyed_mutex;
+    unsigned reserved[10];
+  } params;
+  unsigned flags;
+  unsigned reserved[16];
+};
+static_assert(sizeof(CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC) == 96);
+static_assert(sizeof(CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS) == 144);
+static_assert(sizeof(CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS) == 144);
 
 struct CUmemLocation {
   CUmemLocationType type;
@@ -81,7 +125,17 @@ struct Driver {
   CUresult (*cuMemUnmap)(CUdeviceptr ptr, size_t size);
   CUresult (*cuMemAddressFree)(CUdeviceptr ptr, size_t size);
   CUresult (*cuMemRelease)(CUmemGenericAllocationHandle handle);
-  CUresult (*cuMemcpy2D)(const CUDA_MEMCPY2D* copy);  // _v2: returns when the copy is done
+  CUresult (*cuMemcpy2D)(const CUDA_MEMCPY2D* copy);  // _v2: device to device, returns before it is done
+  CUresult (*cuMemcpy2DAsync)(const CUDA_MEMCPY2D* copy, CUstream stream);  // _v2
+  CUresult (*cuStreamSynchronize)(CUstream stream);
+  CUresult (*cuImportExternalSemaphore)(CUexternalSemaphore* semaphore, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC* desc);
+  CUresult (*cuSignalExternalSemaphoresAsync)(const CUexternalSemaphore* semaphores,
+                                              const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS* params, unsigned count,
+                                              CUstream stream);
+  CUresult (*cuWaitExternalSemaphoresAsync)(const CUexternalSemaphore* semaphores,
+                                            const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS* params, unsigned count,
+                                            CUstream stream);
+  CUresult (*cuDestroyExternalSemaphore)(CUexternalSemaphore semaphore);
   CUresult (*cuGetErrorName)(CUresult error, const char** name);
 };
 

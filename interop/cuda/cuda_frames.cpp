@@ -37,7 +37,7 @@ CudaFrames::~CudaFrames() {
 }
 
 void CudaFrames::copy(cuda::CUdeviceptr from, size_t from_pitch, cuda::CUdeviceptr to, size_t to_pitch,
-                      const PlaneShape& shape) const {
+                      const PlaneShape& shape, bool on_stream) const {
   cuda::CUDA_MEMCPY2D c{};
   c.srcMemoryType = cuda::CU_MEMORYTYPE_DEVICE;
   c.srcDevice = from;
@@ -47,11 +47,30 @@ void CudaFrames::copy(cuda::CUdeviceptr from, size_t from_pitch, cuda::CUdevicep
   c.dstPitch = to_pitch;
   c.WidthInBytes = shape.row_bytes;
   c.Height = shape.rows;
-  const cuda::CUresult r = cuda::driver().cuMemcpy2D(&c);
+  const cuda::Driver& d = cuda::driver();
+  const cuda::CUresult r = on_stream ? d.cuMemcpy2DAsync(&c, device_->cuda()->stream()) : d.cuMemcpy2D(&c);
   if (r != cuda::CUDA_SUCCESS)
-    cuda::check(r, fmt::format("cuMemcpy2D ({} plane, {} x {} bytes, from {:#x} pitch {} to {:#x} pitch {})", which_,
-                               shape.row_bytes, shape.rows, from, from_pitch, to, to_pitch)
+    cuda::check(r, fmt::format("{} ({} plane, {} x {} bytes, from {:#x} pitch {} to {:#x} pitch {})",
+                               on_stream ? "cuMemcpy2DAsync" : "cuMemcpy2D", which_, shape.row_bytes, shape.rows, from,
+                               from_pitch, to, to_pitch)
                        .c_str());
+}
+
+cuda::Semaphore& CudaFrames::semaphore() {
+  if (!semaphore_) {
+    const cuda::Share& share = *device_->cuda();
+    semaphore_ = std::make_unique<cuda::Semaphore>(*share.semaphores(), share.cl_context(), share.device(),
+                                                   share.context());
+  }
+  return *semaphore_;
+}
+
+void CudaFrames::wait_for_cuda(bool stream_only, const char* why) const {
+  const cuda::Driver& d = cuda::driver();
+  if (stream_only)
+    cuda::check(d.cuStreamSynchronize(device_->cuda()->stream()), fmt::format("cuStreamSynchronize ({})", why).c_str());
+  else
+    cuda::check(d.cuCtxSynchronize(), fmt::format("cuCtxSynchronize ({})", why).c_str());
 }
 
 clvf_frame CudaFrames::acquire(const clvf_frame& frame) {
@@ -67,8 +86,10 @@ clvf_frame CudaFrames::acquire(const clvf_frame& frame) {
   }
   cuda::Share& share = *device_->cuda();
   cuda::ContextScope scope(share.context());
+  const bool semaphores = share.semaphores() != nullptr;
+  semaphores_used_ = semaphores;
   auto start = std::chrono::steady_clock::now();
-  if (!output_) cuda::check(cuda::driver().cuCtxSynchronize(), "cuCtxSynchronize (before the kernels read)");
+  if (!output_ && !semaphores) wait_for_cuda(false, "before the kernels read");
   wait_ms_ += ms_since(start);
   ++frames_;
   clvf_frame out{};
@@ -93,17 +114,17 @@ clvf_frame CudaFrames::acquire(const clvf_frame& frame) {
       pending_copy_[i] = true;
     else {
       start = std::chrono::steady_clock::now();
-      copy(ptr, p.pitch, slot.memory->pointer() + staging_offset_[i], staging_pitch_[i], shapes_[i]);
+      copy(ptr, p.pitch, slot.memory->pointer() + staging_offset_[i], staging_pitch_[i], shapes_[i], semaphores);
       copy_ms_ += ms_since(start);
     }
     ++copied_;
   }
-  if (!output_ && slot_ >= 0) {
-    // A copy between device memory returns before it is done: the kernels must not start first.
-    start = std::chrono::steady_clock::now();
-    cuda::check(cuda::driver().cuCtxSynchronize(), "cuCtxSynchronize (after the source copies)");
-    copy_ms_ += ms_since(start);
-  }
+  start = std::chrono::steady_clock::now();
+  if (!output_ && semaphores)
+    semaphore().cuda_before_cl(share.stream(), device_->queue());  // the stream's writes and copies
+  else if (!output_ && slot_ >= 0)
+    wait_for_cuda(false, "after the source copies");  // a device-to-device copy returns before it is done
+  (semaphores ? wait_ms_ : copy_ms_) += ms_since(start);
   pending_ = frame;
   acquired_ = true;
   return out;
@@ -138,25 +159,34 @@ void CudaFrames::release() {
     device_->queue().enqueueMarkerWithWaitList(nullptr, &slots_[slot].done);
     return;
   }
-  device_->queue().finish();
-  cuda::ContextScope scope(device_->cuda()->context());
-  const auto start = std::chrono::steady_clock::now();
+  const cuda::Share& share = *device_->cuda();
+  const bool semaphores = share.semaphores() != nullptr;
+  cuda::ContextScope scope(share.context());
+  auto start = std::chrono::steady_clock::now();
+  if (semaphores)
+    semaphore().cl_before_cuda(device_->queue(), share.stream());
+  else
+    device_->queue().finish();
+  wait_ms_ += ms_since(start);
+  start = std::chrono::steady_clock::now();
   for (size_t i = 0; i < shapes_.size(); ++i) {
     if (!pending_copy_[i]) continue;
     pending_copy_[i] = false;
     copy(slots_[slot].memory->pointer() + staging_offset_[i], staging_pitch_[i],
-         reinterpret_cast<cuda::CUdeviceptr>(pending_.planes[i].data), pending_.planes[i].pitch, shapes_[i]);
+         reinterpret_cast<cuda::CUdeviceptr>(pending_.planes[i].data), pending_.planes[i].pitch, shapes_[i],
+         semaphores);
   }
-  cuda::check(cuda::driver().cuCtxSynchronize(), "cuCtxSynchronize (after the destination copies)");
+  wait_for_cuda(semaphores, "after the destination copies");  // the frame is handed on complete
   copy_ms_ += ms_since(start);
 }
 
 std::string CudaFrames::profile_report() const {
   if (!device_->profiling() || frames_ == 0) return {};
   const double n = static_cast<double>(frames_);
-  return fmt::format("CUDA {:<18} {:5} frames  mean {:8.4f} ms waiting for CUDA, {:8.4f} ms copying "
+  return fmt::format("CUDA {:<18} {:5} frames  mean {:8.4f} ms ordering with CUDA ({}), {:8.4f} ms copying "
                      "({:.1f} planes copied, {:.1f} used in place per frame)\n",
-                     which_, frames_, wait_ms_ / n, copy_ms_ / n, copied_ / n, in_place_ / n);
+                     which_, frames_, wait_ms_ / n, semaphores_used_ ? "semaphores" : "host waits", copy_ms_ / n,
+                     copied_ / n, in_place_ / n);
 }
 
 }  // namespace clvf

@@ -6,9 +6,13 @@
 //   - any other plane (a decoder's pool: cuMemAlloc memory, which cannot be exported) is copied
 //     on the GPU into exportable memory made once: before the kernels for a source, after them
 //     for a destination.
-// Ordering: acquire waits for the context's pending CUDA work (cuCtxSynchronize) before the
-// kernels read, and again after its copies (a device-to-device copy returns before it is done). A destination used in place is the caller's once the operation completes (as
-// with OpenCL frames); one written through a copy is copied at release, after the kernels.
+// Ordering (clvf_device_set_cuda_sync), for what the kernels read: with semaphores, the copies go
+// to the caller's stream and the queue waits on the GPU for that stream; else the host waits for
+// the context (cuCtxSynchronize) before the kernels read and again after the copies (a
+// device-to-device copy returns before it is done). A destination used in place is the caller's
+// once the operation completes (as with OpenCL frames); one written through a copy is copied at
+// release, after the kernels: on the stream behind a semaphore the queue signals, or after
+// clFinish; the host then waits for the copies.
 // Sources are copied into one of CLVF_MAX_IN_FLIGHT slots, each reused once the kernels that read
 // it are done (an event), so frames in flight overlap. No pixel passes through the host.
 #pragma once
@@ -36,7 +40,11 @@ class CudaFrames : public SharedFrames {
 
  private:
   void copy(const cuda::CUdeviceptr from, size_t from_pitch, cuda::CUdeviceptr to, size_t to_pitch,
-            const PlaneShape& shape) const;
+            const PlaneShape& shape, bool on_stream) const;
+  // The frames' semaphore, made at the first frame that orders through one.
+  cuda::Semaphore& semaphore();
+  // The host waits for CUDA: the whole context, or the caller's stream.
+  void wait_for_cuda(bool stream_only, const char* why) const;
 
   std::shared_ptr<Device> device_;
   const char* which_;
@@ -55,10 +63,12 @@ class CudaFrames : public SharedFrames {
   size_t staging_bytes_ = 0;
   clvf_frame pending_{};                       // destination planes to copy into at release
   std::vector<bool> pending_copy_;
+  std::unique_ptr<cuda::Semaphore> semaphore_;
   bool acquired_ = false;
   size_t in_place_ = 0, copied_ = 0;
   size_t frames_ = 0;
   double wait_ms_ = 0, copy_ms_ = 0;
+  bool semaphores_used_ = false;
 };
 
 }  // namespace clvf

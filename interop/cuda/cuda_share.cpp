@@ -98,12 +98,26 @@ std::string device_uuid(CUcontext context) {
   return std::string(reinterpret_cast<const char*>(uuid), sizeof uuid);
 }
 
-Share::Share(CUcontext context, cl::Context cl_context) : context_(context), cl_context_(std::move(cl_context)) {
+Share::Share(CUcontext context, cl::Context cl_context, cl::Device device, const ClSemaphoreApi* semaphores)
+    : context_(context),
+      cl_context_(std::move(cl_context)),
+      device_(std::move(device)),
+      semaphores_(semaphores),
+      use_semaphores_(semaphores != nullptr) {
   ContextScope scope(context_);
   const CUmemAllocationProp prop = allocation_prop();
   check(driver().cuMemGetAllocationGranularity(&granularity_, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED),
         "cuMemGetAllocationGranularity");
   if (granularity_ == 0) granularity_ = 2 << 20;
+}
+
+void Share::set_sync(CUstream stream, bool semaphores) {
+  if (semaphores && !semaphores_)
+    throw Error(CLVF_ERROR_UNSUPPORTED,
+                "CUDA frames: this OpenCL device cannot export semaphores to CUDA "
+                "(no cl_khr_external_semaphore_opaque_fd export); use CLVF_CUDA_SYNC_CONTEXT or AUTO");
+  stream_ = stream;
+  use_semaphores_ = semaphores;
 }
 
 std::shared_ptr<Allocation> Share::allocate(size_t bytes) {

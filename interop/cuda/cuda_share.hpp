@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "interop/cuda/cuda_driver.hpp"
+#include "interop/cuda/cuda_semaphore.hpp"
 #include "runtime/cl.hpp"
 
 namespace clvf::cuda {
@@ -56,9 +57,20 @@ class Allocation {
 
 class Share : public std::enable_shared_from_this<Share> {
  public:
-  // The CUDA context of the frames and the OpenCL context on the same GPU.
-  Share(CUcontext context, cl::Context cl_context);
+  // The CUDA context of the frames and the OpenCL context on the same GPU; `semaphores` when its
+  // device can export them (semaphores_of), else null.
+  Share(CUcontext context, cl::Context cl_context, cl::Device device, const ClSemaphoreApi* semaphores);
   CUcontext context() const { return context_; }
+  const cl::Context& cl_context() const { return cl_context_; }
+  const cl::Device& device() const { return device_; }
+
+  // How work on frames is ordered with CUDA's: the stream the caller's CUDA work on them goes to,
+  // and the semaphores to use (null: wait for the whole context). set_sync throws when semaphores
+  // are asked for and the device cannot export them.
+  void set_sync(CUstream stream, bool semaphores);
+  CUstream stream() const { return stream_; }
+  const ClSemaphoreApi* semaphores() const { return use_semaphores_ ? semaphores_ : nullptr; }
+  bool semaphores_offered() const { return semaphores_ != nullptr; }
   // At least `bytes`, rounded up to the driver's granularity.
   std::shared_ptr<Allocation> allocate(size_t bytes);
   // A buffer of this share's OpenCL context holding [ptr, ptr + bytes) and ptr's offset in it,
@@ -72,6 +84,10 @@ class Share : public std::enable_shared_from_this<Share> {
 
   CUcontext context_;
   cl::Context cl_context_;
+  cl::Device device_;
+  const ClSemaphoreApi* semaphores_;
+  bool use_semaphores_;
+  CUstream stream_ = nullptr;
   size_t granularity_ = 0;
   struct Foreign {
     std::weak_ptr<Allocation> source;

@@ -5,7 +5,8 @@
 #   2. NVDEC-decoded H.264, HEVC and HEVC Main 10 through each filter and a chain on CUDA frames,
 #      which must equal byte for byte (framemd5) the same frames through hwdownload and the
 #      system-memory filters on the same OpenCL device;
-#   3. frame rates, side by side in one run: CUDA frames straight in, the hwdownload path,
+#   3. frame rates, side by side in one run: CUDA frames straight in (ordered by semaphores, and
+#      by host waits), the hwdownload path,
 #      nlmeans_opencl, scale_cuda, and NVDEC alone. Startup is taken out: each figure is
 #      (frames of a long run - frames of a short one) / (time difference).
 # Writes $OUT/cuda_frames.log and $OUT/cuda_fps.csv. Exit status: 1 when a check failed.
@@ -25,6 +26,8 @@ DEC=(-hwaccel cuda -hwaccel_output_format cuda)
 
 nvidia-smi -L
 clinfo -l
+echo "== 0. what OpenCL offers for ordering with CUDA by semaphores"
+timeout 60 semaphore_probe
 echo "== 1. unit tests on the real CUDA driver"
 CLVF_TEST_CUDA=real clvf_interop_unit_tests --gtest_filter='*Cuda*' 2>&1 | tail -n 30
 [ "${PIPESTATUS[0]}" = 0 ] || fail=1
@@ -57,6 +60,15 @@ for in in h264 hevc4k; do
   same "$in two filters" $in nv12 "denoise_clvf=s=3,scale_clvf=w=1280:h=720" nv12
   same "$in chain" $in nv12 "clvf=chain=denoise-web-720p" nv12
 done
+echo "== two clvf filters in a row: the second reads the first's pool in place"
+"${FF[@]}" -loglevel info "${DEC[@]}" -i "$W/h264.mp4" -frames:v 30 \
+  -vf "denoise_clvf=s=3:profile=1,scale_clvf=w=1280:h=720:profile=1,hwdownload,format=nv12" -f null - 2>&1 \
+  | grep 'CUDA source' | tee "$W/two.log"
+if [ "$(grep -c '0.0 planes copied' "$W/two.log")" = 1 ]; then echo "PASS second filter copies nothing"; else
+  echo "FAIL two filters: expected the second filter's source with 0.0 planes copied"; fail=1; fi
+for sync in context semaphores; do
+  CLVF_CUDA_SYNC=$sync same "h264 two filters, CLVF_CUDA_SYNC=$sync" h264 nv12 "denoise_clvf=s=3,scale_clvf=w=1280:h=720" nv12
+done
 same "hevc10 scale_clvf (P010)" hevc10 p010le "scale_clvf=w=1280:h=720" p010le
 same "hevc10 colorspace_clvf P010 bt2020 to nv12 bt709" hevc10 p010le \
   "colorspace_clvf=in_matrix=bt2020nc:matrix=bt709:format=nv12" nv12
@@ -66,7 +78,7 @@ rtime() {  # frames, then ffmpeg arguments after -i's input: seconds of the run
   local n=$1; shift
   "${FF[@]}" -loglevel info -benchmark "$@" -frames:v "$n" -f null - > "$W/run.log" 2>&1
   sed -n 's/.*rtime=\([0-9.]*\)s.*/\1/p' "$W/run.log" | tail -n1
-  grep -q rtime= "$W/run.log" || grep -iE 'error|fail|invalid' "$W/run.log" | head -3 >&2
+  grep -q rtime= "$W/run.log" || { echo "no time from: $*" >&2; tail -n 4 "$W/run.log" >&2; }
 }
 fps() {  # label input frames [args...]
   local label=$1 in=$W/$2.mp4 n=$3; shift 3
@@ -87,6 +99,7 @@ for in in h264 hevc4k; do
   VF="" fps "NVDEC alone" $in $n "${DEC[@]}"
   VF="hwdownload,format=nv12" fps "NVDEC + hwdownload" $in $n "${DEC[@]}"
   VF="$D,$S,hwdownload,format=nv12" fps "clvf denoise+scale, CUDA frames in" $in $n "${DEC[@]}"
+  VF="$D,$S,hwdownload,format=nv12" CLVF_CUDA_SYNC=context fps "clvf denoise+scale, CUDA frames in, host waits" $in $n "${DEC[@]}"
   VF="hwdownload,format=nv12,$D,$S" CLVF_DEVICE=nvidia fps "clvf denoise+scale, after hwdownload" $in $n "${DEC[@]}"
   VF="$D,hwdownload,format=nv12" fps "denoise_clvf, CUDA frames in" $in $n "${DEC[@]}"
   VF="hwdownload,format=nv12,format=yuv420p,hwupload,nlmeans_opencl=s=3:p=7:r=15,hwdownload,format=yuv420p" \
@@ -100,12 +113,13 @@ echo "== PSNR of denoise_clvf against nlmeans_opencl (same s, p, r), 1080p H.264
   -vf "hwdownload,format=nv12,format=yuv420p,hwupload,nlmeans_opencl=s=3:p=7:r=15,hwdownload,format=yuv420p,format=nv12" -f rawvideo "$W/ocl.yuv"
 ffmpeg-gpu -hide_banner -nostdin -f rawvideo -pix_fmt nv12 -s 1920x1080 -i "$W/clvf.yuv" -f rawvideo -pix_fmt nv12 \
   -s 1920x1080 -i "$W/ocl.yuv" -lavfi psnr -f null - 2>&1 | grep -o 'PSNR.*'
-echo "== kernel times (profile=1), 1080p H.264, CUDA frames in"
-"${FF[@]}" -loglevel info "${DEC[@]}" -i "$W/h264.mp4" -frames:v 120 \
-  -vf "$D:profile=1,$S:profile=1,hwdownload,format=nv12" -f null - 2>&1 | grep -iE 'ms|kernel' | head -20
-echo "== kernel times (profile=1), 4K HEVC, CUDA frames in"
-"${FF[@]}" -loglevel info "${DEC[@]}" -i "$W/hevc4k.mp4" -frames:v 120 \
-  -vf "$D:profile=1,$S:profile=1,hwdownload,format=nv12" -f null - 2>&1 | grep -iE 'ms|kernel' | head -20
+for in in h264 hevc4k; do
+  for sync in semaphores context; do
+    echo "== kernel and ordering times (profile=1), $in, CUDA frames in, CLVF_CUDA_SYNC=$sync"
+    CLVF_CUDA_SYNC=$sync "${FF[@]}" -loglevel info "${DEC[@]}" -i "$W/$in.mp4" -frames:v 120 \
+      -vf "$D:profile=1,$S:profile=1,hwdownload,format=nv12" -f null - 2>&1 | grep -iE 'ms|kernel' | head -20
+  done
+done
 rm -rf "$W"
 [ $fail = 0 ] && echo "cuda_frames: all checks passed" || echo "cuda_frames: FAILED"
 exit $fail

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "interop/cuda/cuda_semaphore.hpp"
 #include "interop/cuda/cuda_share.hpp"
 #include "runtime/cl.hpp"
 
@@ -18,6 +19,12 @@ namespace clvf::test {
 
 int CudaEnv::copies = 0;
 int CudaEnv::syncs = 0;
+int CudaEnv::stream_syncs = 0;
+int CudaEnv::cuda_signals = 0;
+int CudaEnv::cuda_waits = 0;
+int CudaEnv::semaphore_misuse = 0;
+int CudaEnv::live_cl_semaphores = 0;
+int CudaEnv::live_cuda_semaphores = 0;
 
 namespace {
 
@@ -97,11 +104,119 @@ CUresult fake_copy(const CUDA_MEMCPY2D* c) {
                 c->WidthInBytes);
   return CUDA_SUCCESS;
 }
+CUresult fake_copy_async(const CUDA_MEMCPY2D* c, CUstream) { return fake_copy(c); }
+CUresult fake_stream_sync(CUstream) { return CUDA_SUCCESS; }
 CUresult fake_error_name(CUresult, const char** name) { return *name = "CUDA_ERROR_FAKE", CUDA_SUCCESS; }
 
-const Driver kFake = {fake_init, fake_push, fake_pop, fake_get_device, fake_sync, fake_uuid, fake_granularity,
-                      fake_create, fake_export, fake_reserve, fake_map, fake_access, fake_unmap, fake_address_free,
-                      fake_release, fake_copy, fake_error_name};
+// ---- the fake semaphores: one binary state seen by both sides ----
+struct FakeSemaphore {
+  bool signaled = false;
+  int holders = 2;  // OpenCL's object and CUDA's import
+};
+std::map<int, FakeSemaphore*> exported;  // descriptor -> semaphore, until CUDA imports it
+
+void let_go(FakeSemaphore* s) {
+  if (--s->holders == 0) delete s;
+}
+// A binary semaphore is signalled once before each wait.
+bool signal(FakeSemaphore* s) {
+  if (s->signaled) return ++CudaEnv::semaphore_misuse, false;
+  return s->signaled = true;
+}
+bool wait(FakeSemaphore* s) {
+  if (!s->signaled) return ++CudaEnv::semaphore_misuse, false;
+  s->signaled = false;
+  return true;
+}
+
+CUresult fake_import_semaphore(CUexternalSemaphore* out, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC* desc) {
+  if (desc->type != CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD) return 1;
+  auto it = exported.find(desc->handle.fd);
+  if (it == exported.end()) return 1;
+  close(it->first);  // the driver's once imported
+  *out = reinterpret_cast<CUexternalSemaphore>(it->second);
+  exported.erase(it);
+  ++CudaEnv::live_cuda_semaphores;
+  return CUDA_SUCCESS;
+}
+CUresult fake_cuda_signal(const CUexternalSemaphore* s, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS*, unsigned n, CUstream) {
+  for (unsigned i = 0; i < n; ++i)
+    if (!signal(reinterpret_cast<FakeSemaphore*>(s[i]))) return 1;
+  return CUDA_SUCCESS;
+}
+CUresult fake_cuda_wait(const CUexternalSemaphore* s, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS*, unsigned n, CUstream) {
+  for (unsigned i = 0; i < n; ++i)
+    if (!wait(reinterpret_cast<FakeSemaphore*>(s[i]))) return 1;
+  return CUDA_SUCCESS;
+}
+CUresult fake_destroy_semaphore(CUexternalSemaphore s) {
+  --CudaEnv::live_cuda_semaphores;
+  let_go(reinterpret_cast<FakeSemaphore*>(s));
+  return CUDA_SUCCESS;
+}
+
+cl_semaphore_khr CL_API_CALL fake_cl_create(cl_context, const cl_semaphore_properties_khr* p, cl_int* err) {
+  bool binary = false, opaque_fd = false;
+  for (; p && *p; p += 2) {
+    binary |= p[0] == CL_SEMAPHORE_TYPE_KHR && p[1] == CL_SEMAPHORE_TYPE_BINARY_KHR;
+    if (p[0] == CL_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR) opaque_fd = p[1] == CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR, ++p;
+  }
+  if (!binary || !opaque_fd) return *err = CL_INVALID_VALUE, nullptr;
+  ++CudaEnv::live_cl_semaphores;
+  *err = CL_SUCCESS;
+  return reinterpret_cast<cl_semaphore_khr>(new FakeSemaphore);
+}
+cl_int CL_API_CALL fake_cl_export(cl_semaphore_khr s, cl_device_id, cl_external_semaphore_handle_type_khr type,
+                                  size_t size, void* out, size_t*) {
+  if (type != CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR || size != sizeof(int)) return CL_INVALID_VALUE;
+  const int fd = memfd_create("fake-semaphore", 0);
+  exported[fd] = reinterpret_cast<FakeSemaphore*>(s);
+  *static_cast<int*>(out) = fd;
+  return CL_SUCCESS;
+}
+cl_int CL_API_CALL fake_cl_wait(cl_command_queue, cl_uint n, const cl_semaphore_khr* s, const cl_semaphore_payload_khr*,
+                                cl_uint, const cl_event*, cl_event*) {
+  for (cl_uint i = 0; i < n; ++i)
+    if (!wait(reinterpret_cast<FakeSemaphore*>(s[i]))) return CL_INVALID_OPERATION;
+  return CL_SUCCESS;
+}
+cl_int CL_API_CALL fake_cl_signal(cl_command_queue queue, cl_uint n, const cl_semaphore_khr* s,
+                                  const cl_semaphore_payload_khr*, cl_uint, const cl_event*, cl_event*) {
+  clFinish(queue);  // the fake CUDA runs on the host at once: what it reads after this must be written
+  for (cl_uint i = 0; i < n; ++i)
+    if (!signal(reinterpret_cast<FakeSemaphore*>(s[i]))) return CL_INVALID_OPERATION;
+  return CL_SUCCESS;
+}
+cl_int CL_API_CALL fake_cl_release(cl_semaphore_khr s) {
+  --CudaEnv::live_cl_semaphores;
+  let_go(reinterpret_cast<FakeSemaphore*>(s));
+  return CL_SUCCESS;
+}
+const ClSemaphoreApi kFakeSemaphores = {fake_cl_create, fake_cl_export, fake_cl_wait, fake_cl_signal, fake_cl_release};
+
+const Driver kFake = {.cuInit = fake_init,
+                      .cuCtxPushCurrent = fake_push,
+                      .cuCtxPopCurrent = fake_pop,
+                      .cuCtxGetDevice = fake_get_device,
+                      .cuCtxSynchronize = fake_sync,
+                      .cuDeviceGetUuid = fake_uuid,
+                      .cuMemGetAllocationGranularity = fake_granularity,
+                      .cuMemCreate = fake_create,
+                      .cuMemExportToShareableHandle = fake_export,
+                      .cuMemAddressReserve = fake_reserve,
+                      .cuMemMap = fake_map,
+                      .cuMemSetAccess = fake_access,
+                      .cuMemUnmap = fake_unmap,
+                      .cuMemAddressFree = fake_address_free,
+                      .cuMemRelease = fake_release,
+                      .cuMemcpy2D = fake_copy,
+                      .cuMemcpy2DAsync = fake_copy_async,
+                      .cuStreamSynchronize = fake_stream_sync,
+                      .cuImportExternalSemaphore = fake_import_semaphore,
+                      .cuSignalExternalSemaphoresAsync = fake_cuda_signal,
+                      .cuWaitExternalSemaphoresAsync = fake_cuda_wait,
+                      .cuDestroyExternalSemaphore = fake_destroy_semaphore,
+                      .cuGetErrorName = fake_error_name};
 
 // OpenCL's side of the fake: the same pages, mapped again and used in place.
 cl_mem fake_import(cl_context context, int fd, size_t size) {
@@ -129,7 +244,17 @@ cl_mem fake_import(cl_context context, int fd, size_t size) {
 // ---- counting: every driver call forwards to the driver under test ----
 const Driver* base = nullptr;
 CUresult count_copy(const CUDA_MEMCPY2D* c) { return ++CudaEnv::copies, base->cuMemcpy2D(c); }
+CUresult count_copy_async(const CUDA_MEMCPY2D* c, CUstream s) { return ++CudaEnv::copies, base->cuMemcpy2DAsync(c, s); }
 CUresult count_sync() { return ++CudaEnv::syncs, base->cuCtxSynchronize(); }
+CUresult count_stream_sync(CUstream s) { return ++CudaEnv::stream_syncs, base->cuStreamSynchronize(s); }
+CUresult count_signal(const CUexternalSemaphore* s, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS* p, unsigned n,
+                      CUstream stream) {
+  return ++CudaEnv::cuda_signals, base->cuSignalExternalSemaphoresAsync(s, p, n, stream);
+}
+CUresult count_wait(const CUexternalSemaphore* s, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS* p, unsigned n,
+                    CUstream stream) {
+  return ++CudaEnv::cuda_waits, base->cuWaitExternalSemaphoresAsync(s, p, n, stream);
+}
 
 // Real-driver calls the table does not hold.
 using CtxCreate = CUresult (*)(CUcontext*, unsigned, CUdevice);
@@ -150,6 +275,7 @@ void real_check(CUresult r, const char* what) {
 }  // namespace
 
 CudaEnv::CudaEnv() {
+  semaphore_misuse = 0;
   const char* mode = std::getenv("CLVF_TEST_CUDA");
   real_ = mode && std::string(mode) == "real";
   if (real_) {
@@ -164,17 +290,23 @@ CudaEnv::CudaEnv() {
   } else {
     base = &kFake;
     set_importer_for_testing(fake_import);
+    set_semaphores_for_testing(&kFakeSemaphores);
     context_ = reinterpret_cast<void*>(0x1);  // any non-null handle: the fake has one context
   }
   counting_ = *base;
   counting_.cuMemcpy2D = count_copy;
+  counting_.cuMemcpy2DAsync = count_copy_async;
   counting_.cuCtxSynchronize = count_sync;
+  counting_.cuStreamSynchronize = count_stream_sync;
+  counting_.cuSignalExternalSemaphoresAsync = count_signal;
+  counting_.cuWaitExternalSemaphoresAsync = count_wait;
   set_driver_for_testing(&counting_);
 }
 
 CudaEnv::~CudaEnv() {
   set_driver_for_testing(nullptr);
   set_importer_for_testing({});
+  set_semaphores_for_testing(nullptr);
   if (real_) {
     using Destroy = CUresult (*)(CUcontext);
     sym<Destroy>(lib_, "cuCtxDestroy_v2")(static_cast<CUcontext>(context_));

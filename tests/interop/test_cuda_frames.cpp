@@ -142,29 +142,59 @@ void expect_frame(const CudaFrame& frame, const std::vector<Bytes>& expected) {
   EXPECT_TRUE(intact) << "bytes outside the destination planes changed";
 }
 
-// Where the source and destination live: in clvf's buffers (used in place) or plain memory.
+// Where the source and destination live: in clvf's buffers (used in place) or plain memory; and
+// how the work is ordered with CUDA's.
 struct Placement {
   bool src_in_buffer, dst_in_buffer;
+  clvf_cuda_sync sync;
   const char* name;
 };
-const Placement kPlacements[] = {{false, true, "decoder_to_pool"},
-                                 {true, false, "pool_to_plain"},
-                                 {true, true, "pool_to_pool"},
-                                 {false, false, "plain_to_plain"}};
+const Placement kPlacements[] = {{false, true, CLVF_CUDA_SYNC_CONTEXT, "decoder_to_pool"},
+                                 {true, false, CLVF_CUDA_SYNC_CONTEXT, "pool_to_plain"},
+                                 {true, true, CLVF_CUDA_SYNC_CONTEXT, "pool_to_pool"},
+                                 {false, false, CLVF_CUDA_SYNC_CONTEXT, "plain_to_plain"},
+                                 {false, true, CLVF_CUDA_SYNC_SEMAPHORES, "decoder_to_pool_semaphores"},
+                                 {true, false, CLVF_CUDA_SYNC_SEMAPHORES, "pool_to_plain_semaphores"},
+                                 {true, true, CLVF_CUDA_SYNC_SEMAPHORES, "pool_to_pool_semaphores"},
+                                 {false, false, CLVF_CUDA_SYNC_SEMAPHORES, "plain_to_plain_semaphores"}};
 
 class CudaFrames : public ::testing::TestWithParam<Placement> {
  protected:
   void SetUp() override {
     const char* spec = env_.real() ? "" : "pocl";  // the fake's GPU is no OpenCL device: name one
     ASSERT_EQ(clvf_device_open_cuda(spec, env_.context(), &device_), CLVF_OK) << clvf_last_error();
+    clvf_cuda_sync used = CLVF_CUDA_SYNC_AUTO;
+    const clvf_status st = clvf_device_set_cuda_sync(device_, nullptr, GetParam().sync, &used);
+    if (st == CLVF_ERROR_UNSUPPORTED && env_.real()) GTEST_SKIP() << clvf_last_error();
+    ASSERT_EQ(st, CLVF_OK) << clvf_last_error();
+    ASSERT_EQ(used, GetParam().sync);
   }
-  void TearDown() override { clvf_device_release(device_); }
-  // The cuMemcpy2D calls one frame should cost: one per plane outside clvf's buffers.
+  void TearDown() override {
+    clvf_device_release(device_);
+    EXPECT_EQ(CudaEnv::semaphore_misuse, 0) << "a semaphore waited on unsignalled or signalled twice";
+    EXPECT_EQ(CudaEnv::live_cl_semaphores, 0);
+    EXPECT_EQ(CudaEnv::live_cuda_semaphores, 0);
+  }
+  bool semaphores() const { return GetParam().sync == CLVF_CUDA_SYNC_SEMAPHORES; }
+  // The plane copies one frame should cost: one per plane outside clvf's buffers.
   int expected_copies(size_t src_planes, size_t dst_planes) const {
     return int(GetParam().src_in_buffer ? 0 : src_planes) + int(GetParam().dst_in_buffer ? 0 : dst_planes);
   }
-  // The context waited for before a source is read, and after each side's copies.
-  int expected_syncs() const { return 1 + !GetParam().src_in_buffer + !GetParam().dst_in_buffer; }
+  // How one frame is ordered with CUDA. Semaphores: CUDA signals once before the kernels read, waits
+  // once before copying a destination, and the host waits for that stream only. Else the host
+  // waits for the context before a source is read, and after each side's copies.
+  void expect_ordering() const {
+    const bool src_copied = !GetParam().src_in_buffer, dst_copied = !GetParam().dst_in_buffer;
+    if (semaphores()) {
+      EXPECT_EQ(CudaEnv::syncs, 0);
+      EXPECT_EQ(CudaEnv::cuda_signals, 1);
+      EXPECT_EQ(CudaEnv::cuda_waits, int(dst_copied));
+      EXPECT_EQ(CudaEnv::stream_syncs, int(dst_copied));
+    } else {
+      EXPECT_EQ(CudaEnv::syncs, 1 + src_copied + dst_copied);
+      EXPECT_EQ(CudaEnv::cuda_signals + CudaEnv::cuda_waits + CudaEnv::stream_syncs, 0);
+    }
+  }
   CudaEnv env_;
   clvf_device* device_ = nullptr;
 };
@@ -201,7 +231,7 @@ TEST_P(CudaFrames, ScaleEqualsHost) {
       CudaEnv::reset_counts();
       ASSERT_EQ(clvf_scale_process(cuda_op, &cs.frame, &cd.frame), CLVF_OK) << clvf_last_error();
       EXPECT_EQ(CudaEnv::copies, expected_copies(cs.plane_count(), cd.plane_count()));
-      EXPECT_EQ(CudaEnv::syncs, expected_syncs());
+      expect_ordering();
     }
     expect_frame(cd, hd.planes);
     clvf_scale_release(host_op);

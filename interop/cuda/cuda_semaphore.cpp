@@ -27,15 +27,21 @@ F lookup(cl_platform_id platform, const char* name) {
   return reinterpret_cast<F>(clGetExtensionFunctionAddressForPlatform(platform, name));
 }
 
-bool exports_opaque_fd(const cl::Device& device) {
+// Whether a list of handle types (a device's, or its platform's: drivers fill one or the other)
+// names opaque file descriptors.
+template <typename Query, typename Object>
+bool lists_opaque_fd(Query query, Object object, cl_uint param) {
   size_t bytes = 0;
-  if (clGetDeviceInfo(device(), CL_DEVICE_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR, 0, nullptr, &bytes) != CL_SUCCESS ||
-      bytes == 0)
-    return false;
+  if (query(object, param, 0, nullptr, &bytes) != CL_SUCCESS || bytes == 0) return false;
   std::vector<cl_external_semaphore_handle_type_khr> types(bytes / sizeof(cl_external_semaphore_handle_type_khr));
-  if (clGetDeviceInfo(device(), CL_DEVICE_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR, bytes, types.data(), nullptr) != CL_SUCCESS)
-    return false;
+  if (query(object, param, bytes, types.data(), nullptr) != CL_SUCCESS) return false;
   return std::find(types.begin(), types.end(), CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR) != types.end();
+}
+
+bool exports_opaque_fd(const cl::Device& device) {
+  return lists_opaque_fd(clGetDeviceInfo, device(), CL_DEVICE_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR) ||
+         lists_opaque_fd(clGetPlatformInfo, device.getInfo<CL_DEVICE_PLATFORM>(),
+                         CL_PLATFORM_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR);
 }
 
 }  // namespace

@@ -109,13 +109,25 @@ Share::Share(CUcontext context, cl::Context cl_context, cl::Device device, const
   check(driver().cuMemGetAllocationGranularity(&granularity_, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED),
         "cuMemGetAllocationGranularity");
   if (granularity_ == 0) granularity_ = 2 << 20;
+  if (semaphores_) {
+    // Offered is not enough: one is made, exported and imported, or none are used.
+    try {
+      Semaphore trial(*semaphores_, cl_context_, device_, context_);
+    } catch (const Error& e) {
+      semaphore_problem_ = e.what();
+      semaphores_ = nullptr;
+      use_semaphores_ = false;
+    }
+  } else {
+    semaphore_problem_ = "no cl_khr_external_semaphore_opaque_fd export";
+  }
 }
 
 void Share::set_sync(CUstream stream, bool semaphores) {
   if (semaphores && !semaphores_)
-    throw Error(CLVF_ERROR_UNSUPPORTED,
-                "CUDA frames: this OpenCL device cannot export semaphores to CUDA "
-                "(no cl_khr_external_semaphore_opaque_fd export); use CLVF_CUDA_SYNC_CONTEXT or AUTO");
+    throw Error(CLVF_ERROR_UNSUPPORTED, fmt::format("CUDA frames: this OpenCL device cannot share semaphores with CUDA "
+                                                   "({}); use CLVF_CUDA_SYNC_CONTEXT or AUTO",
+                                                   semaphore_problem_));
   stream_ = stream;
   use_semaphores_ = semaphores;
 }

@@ -88,6 +88,7 @@ class Share : public std::enable_shared_from_this<Share> {
   const ClSemaphoreApi* semaphores_;
   bool use_semaphores_;
   CUstream stream_ = nullptr;
+  std::string semaphore_problem_;  // why none are used, when none are
   size_t granularity_ = 0;
   struct Foreign {
     std::weak_ptr<Allocation> source;

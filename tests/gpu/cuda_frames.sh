@@ -69,6 +69,13 @@ if [ "$(grep -c '0.0 planes copied' "$W/two.log")" = 1 ]; then echo "PASS second
 for sync in context semaphores; do
   CLVF_CUDA_SYNC=$sync same "h264 two filters, CLVF_CUDA_SYNC=$sync" h264 nv12 "denoise_clvf=s=3,scale_clvf=w=1280:h=720" nv12
 done
+echo "== clvf's CUDA frames into a CUDA filter (scale_cuda), as into NVENC on cards that have one"
+"${FF[@]}" "${DEC[@]}" -i "$W/h264.mp4" -frames:v 30 \
+  -vf "denoise_clvf=s=3,scale_cuda=1280:720,hwdownload,format=nv12" -f framemd5 "$W/a.md5"
+CLVF_DEVICE=nvidia "${FF[@]}" "${DEC[@]}" -i "$W/h264.mp4" -frames:v 30 \
+  -vf "hwdownload,format=nv12,denoise_clvf=s=3,hwupload_cuda,scale_cuda=1280:720,hwdownload,format=nv12" -f framemd5 "$W/b.md5"
+if cmp -s "$W/a.md5" "$W/b.md5" && [ "$(grep -vc '^#' "$W/a.md5")" = 30 ]; then echo "PASS denoise_clvf's CUDA frames into scale_cuda"; else
+  echo "FAIL denoise_clvf's CUDA frames into scale_cuda"; diff "$W/a.md5" "$W/b.md5" | head -5; fail=1; fi
 same "hevc10 scale_clvf (P010)" hevc10 p010le "scale_clvf=w=1280:h=720" p010le
 same "hevc10 colorspace_clvf P010 bt2020 to nv12 bt709" hevc10 p010le \
   "colorspace_clvf=in_matrix=bt2020nc:matrix=bt709:format=nv12" nv12

@@ -274,6 +274,8 @@ void real_check(CUresult r, const char* what) {
 
 }  // namespace
 
+const cuda::ClSemaphoreApi& CudaEnv::fake_semaphores() { return kFakeSemaphores; }
+
 CudaEnv::CudaEnv() {
   semaphore_misuse = 0;
   const char* mode = std::getenv("CLVF_TEST_CUDA");

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "interop/cuda/cuda_driver.hpp"
+#include "interop/cuda/cuda_semaphore.hpp"
 
 namespace clvf::test {
 
@@ -31,6 +32,8 @@ class CudaEnv {
   // cuCtxSynchronize, cuStreamSynchronize, CUDA's semaphore signals and waits.
   static int copies, syncs, stream_syncs, cuda_signals, cuda_waits;
   static void reset_counts() { copies = syncs = stream_syncs = cuda_signals = cuda_waits = 0; }
+  // The fake's OpenCL semaphore entry points (installed unless real()).
+  static const cuda::ClSemaphoreApi& fake_semaphores();
   // The fake's semaphores: calls out of order, and those made and not yet released on each side.
   static int semaphore_misuse, live_cl_semaphores, live_cuda_semaphores;
 

@@ -459,6 +459,39 @@ TEST(CudaTwoDevices, SecondDeviceUsesFirstDevicesBuffersInPlace) {
   clvf_device_release(first);
 }
 
+// Semaphores are used only where one can be made, exported and imported: otherwise AUTO waits on
+// the host, and asking for them says why not.
+TEST(CudaSemaphores, UnusableOnesAreNotUsed) {
+  CudaEnv env;
+  if (env.real()) GTEST_SKIP() << "fake OpenCL semaphore tables only";
+  cuda::ClSemaphoreApi broken = CudaEnv::fake_semaphores();
+  broken.export_handle = [](cl_semaphore_khr, cl_device_id, cl_external_semaphore_handle_type_khr, size_t, void*,
+                            size_t*) -> cl_int { return CL_INVALID_OPERATION; };
+  struct Case {
+    const cuda::ClSemaphoreApi* table;
+    const char* why;
+  };
+  int checked = 0;
+  for (const Case& c : {Case{&broken, "clGetSemaphoreHandleForTypeKHR"},
+                        Case{nullptr, "no cl_khr_external_semaphore_opaque_fd export"}}) {
+    cuda::set_semaphores_for_testing(c.table);
+    clvf_device* device = nullptr;
+    ASSERT_EQ(clvf_device_open_cuda("pocl", env.context(), &device), CLVF_OK) << clvf_last_error();
+    clvf_cuda_sync used = CLVF_CUDA_SYNC_SEMAPHORES;
+    EXPECT_EQ(clvf_device_set_cuda_sync(device, nullptr, CLVF_CUDA_SYNC_AUTO, &used), CLVF_OK) << clvf_last_error();
+    EXPECT_EQ(used, CLVF_CUDA_SYNC_CONTEXT);
+    EXPECT_EQ(clvf_device_set_cuda_sync(device, nullptr, CLVF_CUDA_SYNC_SEMAPHORES, &used), CLVF_ERROR_UNSUPPORTED);
+    EXPECT_NE(std::string(clvf_last_error()).find(c.why), std::string::npos) << clvf_last_error();
+    EXPECT_EQ(clvf_device_set_cuda_sync(device, nullptr, static_cast<clvf_cuda_sync>(7), &used),
+              CLVF_ERROR_INVALID_ARGUMENT);
+    clvf_device_release(device);
+    ++checked;
+  }
+  cuda::set_semaphores_for_testing(&CudaEnv::fake_semaphores());
+  EXPECT_EQ(checked, 2);
+  EXPECT_EQ(CudaEnv::live_cl_semaphores, 0);
+}
+
 class CudaErrors : public ::testing::Test {
  protected:
   CudaEnv env_;

@@ -161,6 +161,17 @@ static void source_coding(AVFilterContext *ctx, const AVFrame *in, clvf_colorspa
 
 /* (Re)plans the operation when the source's coding differs from the planned one (first frame,
  * or a stream whose tags change). */
+/* The in-flight queue calls operations through void pointers: these give it the real types. */
+static clvf_status colorspace_submit(void *op, const clvf_frame *src, const clvf_frame *dst)
+{
+    return clvf_colorspace_submit(op, src, dst);
+}
+
+static clvf_status colorspace_complete(void *op)
+{
+    return clvf_colorspace_complete(op);
+}
+
 static int plan_for(AVFilterContext *ctx, const AVFrame *in)
 {
     ColorspaceCLVFContext *s = ctx->priv;
@@ -180,7 +191,7 @@ static int plan_for(AVFilterContext *ctx, const AVFrame *in)
     if ((st = clvf_colorspace_create(s->device, &s->params, &s->op)) != CLVF_OK)
         return ff_clvf_error(ctx, st, "colorspace_clvf");
     s->flight.op = s->op;
-    s->flight.complete = (clvf_status (*)(void *))clvf_colorspace_complete;
+    s->flight.complete = colorspace_complete;
     return 0;
 }
 
@@ -200,7 +211,7 @@ static int colorspace_clvf_submit_frame(AVFilterContext *ctx, AVFrame *in)
         return err;
     }
     ff_clvf_tag_frame(out, p->dst_format, p->dst_matrix, p->dst_range, p->chroma_location);
-    return ff_clvf_submit(ctx, &s->flight, (ff_clvf_submit_fn)clvf_colorspace_submit, s->hw, in, p->src_format, out,
+    return ff_clvf_submit(ctx, &s->flight, colorspace_submit, s->hw, in, p->src_format, out,
                           p->dst_format);
 }
 

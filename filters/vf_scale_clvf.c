@@ -174,6 +174,17 @@ static int output_size(AVFilterContext *ctx, AVFilterLink *inlink, AVFilterLink 
     return 0;
 }
 
+/* The in-flight queue calls operations through void pointers: these give it the real types. */
+static clvf_status scale_submit(void *op, const clvf_frame *src, const clvf_frame *dst)
+{
+    return clvf_scale_submit(op, src, dst);
+}
+
+static clvf_status scale_complete(void *op)
+{
+    return clvf_scale_complete(op);
+}
+
 static int create_scale(AVFilterContext *ctx)
 {
     ScaleCLVFContext *s = ctx->priv;
@@ -185,7 +196,7 @@ static int create_scale(AVFilterContext *ctx)
     if ((st = clvf_scale_create(s->device, &s->params, &s->scale)) != CLVF_OK)
         return ff_clvf_error(ctx, st, "scale_clvf");
     s->flight.op = s->scale;
-    s->flight.complete = (clvf_status (*)(void *))clvf_scale_complete;
+    s->flight.complete = scale_complete;
     return 0;
 }
 
@@ -258,7 +269,7 @@ static int scale_clvf_submit_frame(AVFilterContext *ctx, AVFrame *in)
                           s->params.chroma_location);
     else if (out->color_range == AVCOL_RANGE_UNSPECIFIED && !ff_clvf_is_rgb(s->params.format))
         out->color_range = AVCOL_RANGE_MPEG; /* as FFmpeg's scale tags an untagged frame's output */
-    return ff_clvf_submit(ctx, &s->flight, (ff_clvf_submit_fn)clvf_scale_submit, s->hw, in, s->params.format, out,
+    return ff_clvf_submit(ctx, &s->flight, scale_submit, s->hw, in, s->params.format, out,
                           s->params.dst_format ? s->params.dst_format : s->params.format);
 
 fail:

@@ -256,7 +256,7 @@ int ff_clvf_input_format(AVFilterContext *ctx, AVFilterLink *inlink, const enum 
 
 #if CONFIG_CUDA
 /* Orders the device's work with the CUDA frames' stream: semaphores where the OpenCL device can
- * export them, else host waits; CLVF_CUDA_SYNC=semaphores|context asks for one (a workaround for a
+ * export them, else host waits; CLVF_CUDA_SYNC=semaphores|stream|context asks for one (a workaround for a
  * driver whose semaphores misbehave, and for measuring one against the other). */
 static clvf_status set_cuda_sync(AVFilterContext *ctx, clvf_device *device, CUstream stream)
 {
@@ -265,14 +265,19 @@ static clvf_status set_cuda_sync(AVFilterContext *ctx, clvf_device *device, CUst
     clvf_status st;
     if (env && !strcmp(env, "semaphores"))
         want = CLVF_CUDA_SYNC_SEMAPHORES;
+    else if (env && !strcmp(env, "stream"))
+        want = CLVF_CUDA_SYNC_STREAM;
     else if (env && !strcmp(env, "context"))
         want = CLVF_CUDA_SYNC_CONTEXT;
     else if (env && *env && strcmp(env, "auto"))
-        av_log(ctx, AV_LOG_WARNING, "CLVF_CUDA_SYNC=%s is none of auto, semaphores, context: using auto\n", env);
+        av_log(ctx, AV_LOG_WARNING, "CLVF_CUDA_SYNC=%s is none of auto, semaphores, stream, context: using auto\n", env);
     if ((st = clvf_device_set_cuda_sync(device, stream, want, &used)) != CLVF_OK)
         return st;
     av_log(ctx, AV_LOG_VERBOSE, "OpenCL device (on the CUDA frames' GPU): %s, ordered with CUDA by %s\n",
-           clvf_device_name(device), used == CLVF_CUDA_SYNC_SEMAPHORES ? "semaphores" : "host waits");
+           clvf_device_name(device),
+           used == CLVF_CUDA_SYNC_SEMAPHORES ? "semaphores"
+           : used == CLVF_CUDA_SYNC_STREAM   ? "host waits for the stream"
+                                             : "host waits for the context");
     return CLVF_OK;
 }
 #endif

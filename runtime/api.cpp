@@ -119,14 +119,13 @@ CLVF_API clvf_status clvf_device_set_cuda_sync(clvf_device* device, void* stream
     if (!device->impl->cuda())
       throw clvf::Error(CLVF_ERROR_INVALID_ARGUMENT,
                         "clvf_device_set_cuda_sync: the device was not opened with clvf_device_open_cuda");
-    if (sync != CLVF_CUDA_SYNC_AUTO && sync != CLVF_CUDA_SYNC_SEMAPHORES && sync != CLVF_CUDA_SYNC_CONTEXT)
+    if (sync < CLVF_CUDA_SYNC_AUTO || sync > CLVF_CUDA_SYNC_STREAM)
       throw clvf::Error(CLVF_ERROR_INVALID_ARGUMENT,
-                        fmt::format("clvf_device_set_cuda_sync: sync {} is none of AUTO (0), SEMAPHORES (1), CONTEXT (2)",
+                        fmt::format("clvf_device_set_cuda_sync: sync {} is none of AUTO (0), SEMAPHORES (1), "
+                                    "CONTEXT (2), STREAM (3)",
                                     static_cast<int>(sync)));
-    auto& share = *device->impl->cuda();
-    const bool semaphores = sync == CLVF_CUDA_SYNC_SEMAPHORES || (sync == CLVF_CUDA_SYNC_AUTO && share.semaphores_offered());
-    share.set_sync(static_cast<clvf::cuda::CUstream>(stream), semaphores);
-    if (used) *used = semaphores ? CLVF_CUDA_SYNC_SEMAPHORES : CLVF_CUDA_SYNC_CONTEXT;
+    const clvf_cuda_sync chosen = device->impl->cuda()->set_sync(static_cast<clvf::cuda::CUstream>(stream), sync);
+    if (used) *used = chosen;
   });
 }
 

@@ -90,19 +90,23 @@ CLVF_API clvf_status clvf_device_open_cuda(const char *spec, void *cuda_context,
 /* How the device orders its work on CUDA frames with CUDA's, without pixels leaving the GPU.
  * `stream` (a CUstream) is where the caller's CUDA work on the frames goes: NULL is the legacy
  * default stream, which is ordered with every blocking stream of the context (FFmpeg's decoders
- * use it unless AVCUDADeviceContext.stream is set).
+ * use AVCUDADeviceContext.stream, NULL unless set).
  *   SEMAPHORES: a binary semaphore per frame side, made by OpenCL and imported into CUDA: the
  *     kernels wait on the GPU for the stream's work before them, and copies into a caller's
  *     destination wait on the GPU for the kernels; the host waits only for a destination that is
- *     handed on. Needs cl_khr_external_semaphore_opaque_fd export (else CLVF_ERROR_UNSUPPORTED).
- *   CONTEXT: the host waits for all the context's pending work (cuCtxSynchronize) before the
- *     kernels read, and for the OpenCL queue (clFinish) before a destination copy.
- *   AUTO (the default): SEMAPHORES where offered, else CONTEXT.
+ *     handed on. Needs an OpenCL device that exports cl_khr_external_semaphore_opaque_fd
+ *     semaphores (NVIDIA's driver 580 imports them only), else CLVF_ERROR_UNSUPPORTED.
+ *   STREAM: the host waits for the stream (cuStreamSynchronize) before the kernels read, and for
+ *     the queue (clFinish) before copying into a caller's destination.
+ *   CONTEXT: as STREAM, waiting for all the context's pending work (cuCtxSynchronize) instead:
+ *     for callers whose work on the frames is on streams they cannot name.
+ *   AUTO (the default): SEMAPHORES where usable, else STREAM.
  * `used` (may be NULL) receives the one chosen. Call it before processing frames. */
 typedef enum clvf_cuda_sync {
   CLVF_CUDA_SYNC_AUTO = 0,
   CLVF_CUDA_SYNC_SEMAPHORES = 1,
-  CLVF_CUDA_SYNC_CONTEXT = 2
+  CLVF_CUDA_SYNC_CONTEXT = 2,
+  CLVF_CUDA_SYNC_STREAM = 3
 } clvf_cuda_sync;
 CLVF_API clvf_status clvf_device_set_cuda_sync(clvf_device *device, void *stream, clvf_cuda_sync sync,
                                                clvf_cuda_sync *used);

@@ -67,10 +67,9 @@ cuda::Semaphore& CudaFrames::semaphore() {
 
 void CudaFrames::wait_for_cuda(bool stream_only, const char* why) const {
   const cuda::Driver& d = cuda::driver();
-  if (stream_only)
-    cuda::check(d.cuStreamSynchronize(device_->cuda()->stream()), fmt::format("cuStreamSynchronize ({})", why).c_str());
-  else
-    cuda::check(d.cuCtxSynchronize(), fmt::format("cuCtxSynchronize ({})", why).c_str());
+  const cuda::CUresult r = stream_only ? d.cuStreamSynchronize(device_->cuda()->stream()) : d.cuCtxSynchronize();
+  if (r != cuda::CUDA_SUCCESS)
+    cuda::check(r, fmt::format("{} ({})", stream_only ? "cuStreamSynchronize" : "cuCtxSynchronize", why).c_str());
 }
 
 clvf_frame CudaFrames::acquire(const clvf_frame& frame) {
@@ -86,10 +85,10 @@ clvf_frame CudaFrames::acquire(const clvf_frame& frame) {
   }
   cuda::Share& share = *device_->cuda();
   cuda::ContextScope scope(share.context());
-  const bool semaphores = share.semaphores() != nullptr;
-  semaphores_used_ = semaphores;
+  const clvf_cuda_sync sync = sync_ = share.sync();
+  const bool on_stream = sync != CLVF_CUDA_SYNC_CONTEXT;  // copies go to the caller's stream
   auto start = std::chrono::steady_clock::now();
-  if (!output_ && !semaphores) wait_for_cuda(false, "before the kernels read");
+  if (!output_ && sync == CLVF_CUDA_SYNC_CONTEXT) wait_for_cuda(false, "before the kernels read");
   wait_ms_ += ms_since(start);
   ++frames_;
   clvf_frame out{};
@@ -114,17 +113,21 @@ clvf_frame CudaFrames::acquire(const clvf_frame& frame) {
       pending_copy_[i] = true;
     else {
       start = std::chrono::steady_clock::now();
-      copy(ptr, p.pitch, slot.memory->pointer() + staging_offset_[i], staging_pitch_[i], shapes_[i], semaphores);
+      copy(ptr, p.pitch, slot.memory->pointer() + staging_offset_[i], staging_pitch_[i], shapes_[i], on_stream);
       copy_ms_ += ms_since(start);
     }
     ++copied_;
   }
+  // The stream's writes and the copies, done before the kernels read (a device-to-device copy
+  // returns before it is done).
   start = std::chrono::steady_clock::now();
-  if (!output_ && semaphores)
-    semaphore().cuda_before_cl(share.stream(), device_->queue());  // the stream's writes and copies
+  if (!output_ && sync == CLVF_CUDA_SYNC_SEMAPHORES)
+    semaphore().cuda_before_cl(share.stream(), device_->queue());
+  else if (!output_ && sync == CLVF_CUDA_SYNC_STREAM)
+    wait_for_cuda(true, "before the kernels read");
   else if (!output_ && slot_ >= 0)
-    wait_for_cuda(false, "after the source copies");  // a device-to-device copy returns before it is done
-  (semaphores ? wait_ms_ : copy_ms_) += ms_since(start);
+    wait_for_cuda(false, "after the source copies");
+  (sync == CLVF_CUDA_SYNC_CONTEXT ? copy_ms_ : wait_ms_) += ms_since(start);
   pending_ = frame;
   acquired_ = true;
   return out;
@@ -160,7 +163,7 @@ void CudaFrames::release() {
     return;
   }
   const cuda::Share& share = *device_->cuda();
-  const bool semaphores = share.semaphores() != nullptr;
+  const bool semaphores = sync_ == CLVF_CUDA_SYNC_SEMAPHORES, on_stream = sync_ != CLVF_CUDA_SYNC_CONTEXT;
   cuda::ContextScope scope(share.context());
   auto start = std::chrono::steady_clock::now();
   if (semaphores)
@@ -174,9 +177,9 @@ void CudaFrames::release() {
     pending_copy_[i] = false;
     copy(slots_[slot].memory->pointer() + staging_offset_[i], staging_pitch_[i],
          reinterpret_cast<cuda::CUdeviceptr>(pending_.planes[i].data), pending_.planes[i].pitch, shapes_[i],
-         semaphores);
+         on_stream);
   }
-  wait_for_cuda(semaphores, "after the destination copies");  // the frame is handed on complete
+  wait_for_cuda(on_stream, "after the destination copies");  // the frame is handed on complete
   copy_ms_ += ms_since(start);
 }
 
@@ -185,7 +188,11 @@ std::string CudaFrames::profile_report() const {
   const double n = static_cast<double>(frames_);
   return fmt::format("CUDA {:<18} {:5} frames  mean {:8.4f} ms ordering with CUDA ({}), {:8.4f} ms copying "
                      "({:.1f} planes copied, {:.1f} used in place per frame)\n",
-                     which_, frames_, wait_ms_ / n, semaphores_used_ ? "semaphores" : "host waits", copy_ms_ / n,
+                     which_, frames_, wait_ms_ / n,
+                     sync_ == CLVF_CUDA_SYNC_SEMAPHORES ? "semaphores"
+                     : sync_ == CLVF_CUDA_SYNC_STREAM   ? "host waits for the stream"
+                                                        : "host waits for the context",
+                     copy_ms_ / n,
                      copied_ / n, in_place_ / n);
 }
 

@@ -6,13 +6,13 @@
 //   - any other plane (a decoder's pool: cuMemAlloc memory, which cannot be exported) is copied
 //     on the GPU into exportable memory made once: before the kernels for a source, after them
 //     for a destination.
-// Ordering (clvf_device_set_cuda_sync), for what the kernels read: with semaphores, the copies go
-// to the caller's stream and the queue waits on the GPU for that stream; else the host waits for
-// the context (cuCtxSynchronize) before the kernels read and again after the copies (a
-// device-to-device copy returns before it is done). A destination used in place is the caller's
-// once the operation completes (as with OpenCL frames); one written through a copy is copied at
-// release, after the kernels: on the stream behind a semaphore the queue signals, or after
-// clFinish; the host then waits for the copies.
+// Ordering (clvf_device_set_cuda_sync), for what the kernels read: the copies go to the caller's
+// stream, and the queue waits on the GPU for that stream (semaphores), or the host waits for it
+// (STREAM); with CONTEXT the host waits for the context (cuCtxSynchronize) before the kernels read
+// and again after the copies (a device-to-device copy returns before it is done). A destination
+// used in place is the caller's once the operation completes (as with OpenCL frames); one written
+// through a copy is copied at release, after the kernels (behind a semaphore the queue signals,
+// or after clFinish); the host then waits for the copies.
 // Sources are copied into one of CLVF_MAX_IN_FLIGHT slots, each reused once the kernels that read
 // it are done (an event), so frames in flight overlap. No pixel passes through the host.
 #pragma once
@@ -68,7 +68,7 @@ class CudaFrames : public SharedFrames {
   size_t in_place_ = 0, copied_ = 0;
   size_t frames_ = 0;
   double wait_ms_ = 0, copy_ms_ = 0;
-  bool semaphores_used_ = false;
+  clvf_cuda_sync sync_ = CLVF_CUDA_SYNC_AUTO;  // the acquired frame's order
 };
 
 }  // namespace clvf

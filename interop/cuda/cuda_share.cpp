@@ -103,7 +103,7 @@ Share::Share(CUcontext context, cl::Context cl_context, cl::Device device, const
       cl_context_(std::move(cl_context)),
       device_(std::move(device)),
       semaphores_(semaphores),
-      use_semaphores_(semaphores != nullptr) {
+      sync_(CLVF_CUDA_SYNC_AUTO) {
   ContextScope scope(context_);
   const CUmemAllocationProp prop = allocation_prop();
   check(driver().cuMemGetAllocationGranularity(&granularity_, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED),
@@ -116,20 +116,21 @@ Share::Share(CUcontext context, cl::Context cl_context, cl::Device device, const
     } catch (const Error& e) {
       semaphore_problem_ = e.what();
       semaphores_ = nullptr;
-      use_semaphores_ = false;
     }
   } else {
     semaphore_problem_ = "no cl_khr_external_semaphore_opaque_fd export";
   }
+  set_sync(nullptr, CLVF_CUDA_SYNC_AUTO);
 }
 
-void Share::set_sync(CUstream stream, bool semaphores) {
-  if (semaphores && !semaphores_)
+clvf_cuda_sync Share::set_sync(CUstream stream, clvf_cuda_sync sync) {
+  if (sync == CLVF_CUDA_SYNC_SEMAPHORES && !semaphores_)
     throw Error(CLVF_ERROR_UNSUPPORTED, fmt::format("CUDA frames: this OpenCL device cannot share semaphores with CUDA "
-                                                   "({}); use CLVF_CUDA_SYNC_CONTEXT or AUTO",
+                                                   "({}); use CLVF_CUDA_SYNC_AUTO, STREAM or CONTEXT",
                                                    semaphore_problem_));
+  if (sync == CLVF_CUDA_SYNC_AUTO) sync = semaphores_ ? CLVF_CUDA_SYNC_SEMAPHORES : CLVF_CUDA_SYNC_STREAM;
   stream_ = stream;
-  use_semaphores_ = semaphores;
+  return sync_ = sync;
 }
 
 std::shared_ptr<Allocation> Share::allocate(size_t bytes) {

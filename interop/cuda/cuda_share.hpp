@@ -17,6 +17,7 @@
 #include <string>
 #include <utility>
 
+#include "clvf/clvf.h"
 #include "interop/cuda/cuda_driver.hpp"
 #include "interop/cuda/cuda_semaphore.hpp"
 #include "runtime/cl.hpp"
@@ -64,12 +65,13 @@ class Share : public std::enable_shared_from_this<Share> {
   const cl::Context& cl_context() const { return cl_context_; }
   const cl::Device& device() const { return device_; }
 
-  // How work on frames is ordered with CUDA's: the stream the caller's CUDA work on them goes to,
-  // and the semaphores to use (null: wait for the whole context). set_sync throws when semaphores
-  // are asked for and the device cannot export them.
-  void set_sync(CUstream stream, bool semaphores);
+  // How work on frames is ordered with CUDA's (clvf_device_set_cuda_sync): the stream the
+  // caller's CUDA work on them goes to, and AUTO resolved to SEMAPHORES (where usable), STREAM or
+  // CONTEXT. Throws when semaphores are asked for and cannot be used; returns the order chosen.
+  clvf_cuda_sync set_sync(CUstream stream, clvf_cuda_sync sync);
   CUstream stream() const { return stream_; }
-  const ClSemaphoreApi* semaphores() const { return use_semaphores_ ? semaphores_ : nullptr; }
+  clvf_cuda_sync sync() const { return sync_; }
+  const ClSemaphoreApi* semaphores() const { return semaphores_; }
   bool semaphores_offered() const { return semaphores_ != nullptr; }
   // At least `bytes`, rounded up to the driver's granularity.
   std::shared_ptr<Allocation> allocate(size_t bytes);
@@ -86,7 +88,7 @@ class Share : public std::enable_shared_from_this<Share> {
   cl::Context cl_context_;
   cl::Device device_;
   const ClSemaphoreApi* semaphores_;
-  bool use_semaphores_;
+  clvf_cuda_sync sync_;
   CUstream stream_ = nullptr;
   std::string semaphore_problem_;  // why none are used, when none are
   size_t granularity_ = 0;

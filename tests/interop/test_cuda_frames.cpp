@@ -156,7 +156,11 @@ const Placement kPlacements[] = {{false, true, CLVF_CUDA_SYNC_CONTEXT, "decoder_
                                  {false, true, CLVF_CUDA_SYNC_SEMAPHORES, "decoder_to_pool_semaphores"},
                                  {true, false, CLVF_CUDA_SYNC_SEMAPHORES, "pool_to_plain_semaphores"},
                                  {true, true, CLVF_CUDA_SYNC_SEMAPHORES, "pool_to_pool_semaphores"},
-                                 {false, false, CLVF_CUDA_SYNC_SEMAPHORES, "plain_to_plain_semaphores"}};
+                                 {false, false, CLVF_CUDA_SYNC_SEMAPHORES, "plain_to_plain_semaphores"},
+                                 {false, true, CLVF_CUDA_SYNC_STREAM, "decoder_to_pool_stream"},
+                                 {true, false, CLVF_CUDA_SYNC_STREAM, "pool_to_plain_stream"},
+                                 {true, true, CLVF_CUDA_SYNC_STREAM, "pool_to_pool_stream"},
+                                 {false, false, CLVF_CUDA_SYNC_STREAM, "plain_to_plain_stream"}};
 
 class CudaFrames : public ::testing::TestWithParam<Placement> {
  protected:
@@ -181,8 +185,9 @@ class CudaFrames : public ::testing::TestWithParam<Placement> {
     return int(GetParam().src_in_buffer ? 0 : src_planes) + int(GetParam().dst_in_buffer ? 0 : dst_planes);
   }
   // How one frame is ordered with CUDA. Semaphores: CUDA signals once before the kernels read, waits
-  // once before copying a destination, and the host waits for that stream only. Else the host
-  // waits for the context before a source is read, and after each side's copies.
+  // once before copying a destination, and the host waits for that stream only. Stream: the host
+  // waits for the stream before the kernels read and after a destination's copies. Context: the
+  // host waits for the context before a source is read, and after each side's copies.
   void expect_ordering() const {
     const bool src_copied = !GetParam().src_in_buffer, dst_copied = !GetParam().dst_in_buffer;
     if (semaphores()) {
@@ -190,6 +195,9 @@ class CudaFrames : public ::testing::TestWithParam<Placement> {
       EXPECT_EQ(CudaEnv::cuda_signals, 1);
       EXPECT_EQ(CudaEnv::cuda_waits, int(dst_copied));
       EXPECT_EQ(CudaEnv::stream_syncs, int(dst_copied));
+    } else if (GetParam().sync == CLVF_CUDA_SYNC_STREAM) {
+      EXPECT_EQ(CudaEnv::syncs + CudaEnv::cuda_signals + CudaEnv::cuda_waits, 0);
+      EXPECT_EQ(CudaEnv::stream_syncs, 1 + dst_copied);
     } else {
       EXPECT_EQ(CudaEnv::syncs, 1 + src_copied + dst_copied);
       EXPECT_EQ(CudaEnv::cuda_signals + CudaEnv::cuda_waits + CudaEnv::stream_syncs, 0);
@@ -479,10 +487,10 @@ TEST(CudaSemaphores, UnusableOnesAreNotUsed) {
     ASSERT_EQ(clvf_device_open_cuda("pocl", env.context(), &device), CLVF_OK) << clvf_last_error();
     clvf_cuda_sync used = CLVF_CUDA_SYNC_SEMAPHORES;
     EXPECT_EQ(clvf_device_set_cuda_sync(device, nullptr, CLVF_CUDA_SYNC_AUTO, &used), CLVF_OK) << clvf_last_error();
-    EXPECT_EQ(used, CLVF_CUDA_SYNC_CONTEXT);
+    EXPECT_EQ(used, CLVF_CUDA_SYNC_STREAM);
     EXPECT_EQ(clvf_device_set_cuda_sync(device, nullptr, CLVF_CUDA_SYNC_SEMAPHORES, &used), CLVF_ERROR_UNSUPPORTED);
     EXPECT_NE(std::string(clvf_last_error()).find(c.why), std::string::npos) << clvf_last_error();
-    EXPECT_EQ(clvf_device_set_cuda_sync(device, nullptr, static_cast<clvf_cuda_sync>(7), &used),
+    EXPECT_EQ(clvf_device_set_cuda_sync(device, nullptr, static_cast<clvf_cuda_sync>(4), &used),
               CLVF_ERROR_INVALID_ARGUMENT);
     clvf_device_release(device);
     ++checked;

@@ -11,6 +11,6 @@ rows=$(mktemp)
 tail -n +2 "$CSV" | awk -F, '$NF != "nan" {
   label = $1; for (i = 2; i <= NF - 2; i++) label = label "," $i
   printf "%s: %s\t%s\n", $(NF - 1) == "h264" ? "1080p H.264" : "4K HEVC", label, $NF }' > "$rows"
-plot_rows "NVIDIA H200: NVDEC-decoded frames through the filters (fps, one run)" \
+plot_rows "NVIDIA H200: NVDEC frames through the filters (fps)" \
   "$ROOT/docs/img/cuda-frames-h200.png" "$rows" log
 rm -f "$rows"

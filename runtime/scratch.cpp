@@ -23,4 +23,9 @@ cl::Buffer scratch_buffer(const cl::Context& context, const cl::CommandQueue& qu
   return buffer;
 }
 
+float float_scratch_fill() {
+  const int byte = poison_byte();
+  return byte > 0 ? 1e30f / 255.0f * static_cast<float>(byte) : 0.0f;
+}
+
 }  // namespace clvf

@@ -12,4 +12,9 @@ namespace clvf {
 // outputs that change with the byte (tests/test_unwritten_reads.cpp).
 cl::Buffer scratch_buffer(const cl::Context& context, const cl::CommandQueue& queue, cl_mem_flags flags, size_t bytes);
 
+// What float scratch that kernels may legally read with a zero weight starts with: 0, or with
+// CLVF_POISON_SCRATCH=<byte> a finite value that grows with the byte (a NaN would change those
+// legal reads too; a large finite one changes only reads of unwritten samples that count).
+float float_scratch_fill();
+
 }  // namespace clvf

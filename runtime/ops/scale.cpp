@@ -110,9 +110,10 @@ Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params, bo
   }
   if (tmp_bytes) {
     // Pass 2 may read whole vectors past a row's last tap (with zero weight): the padding must
-    // hold finite values, so the intermediate starts zeroed and pass 1 only writes finite sums.
+    // hold finite values, so the intermediate starts finite (zero, or poison for the tests of
+    // unwritten reads) and pass 1 only writes finite sums.
     tmp_ = cl::Buffer(device_->context(), CL_MEM_READ_WRITE, tmp_bytes);
-    device_->queue().enqueueFillBuffer(tmp_, 0.0f, 0, tmp_bytes);
+    device_->queue().enqueueFillBuffer(tmp_, float_scratch_fill(), 0, tmp_bytes);
     for (Plane& pl : planes_) {
       if (pl.block) continue;
       pl.v.setArg(params_.src_storage == CLVF_STORAGE_CL_IMAGE ? 1 : 3, tmp_);

@@ -7,6 +7,7 @@
 
 #include "interop/copy_pool.hpp"
 #include "runtime/error.hpp"
+#include "runtime/log.hpp"
 #include "runtime/scratch.hpp"
 
 namespace clvf {
@@ -23,6 +24,11 @@ void copy_rows(uint8_t* to, size_t to_pitch, const uint8_t* from, size_t from_pi
   });
 }
 }  // namespace
+
+HostTransfers& host_transfers() {
+  static HostTransfers counts;
+  return counts;
+}
 
 FramePlanes::FramePlanes(const cl::Context& context, const cl::CommandQueue& queue, clvf_storage storage,
                          std::vector<PlaneShape> shapes, const char* which, bool zero_copy_host, bool is_output,
@@ -130,6 +136,7 @@ void FramePlanes::upload(const cl::CommandQueue& queue, const clvf_frame& frame,
             frame.planes[plane].pitch, s.row_bytes, s.rows);
   done.emplace_back();
   queue.enqueueWriteBuffer(st.device, CL_FALSE, 0, s.row_bytes * s.rows, st.host, nullptr, &done.back());
+  ++host_transfers().staged_uploads;
 }
 
 void FramePlanes::download(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane,
@@ -141,6 +148,11 @@ void FramePlanes::download(const cl::CommandQueue& queue, const clvf_frame& fram
     const size_t bytes = span(s, frame.planes[plane].pitch);
     void* mapped = queue.enqueueMapBuffer(wrapped_[plane], CL_FALSE, CL_MAP_READ, 0, bytes, &after);
     queue.enqueueUnmapMemObject(wrapped_[plane], mapped, nullptr, &done.back());
+    HostTransfers& counts = host_transfers();
+    ++counts.direct_maps;
+    if (mapped != frame.planes[plane].data && counts.direct_maps_elsewhere++ == 0)
+      log(CLVF_LOG_WARNING, "the OpenCL driver maps host frames elsewhere than their memory: it copies them, "
+                            "although it reports memory shared with the host");
     return;
   }
   const Staging& st = staging_[slot_][plane];
@@ -153,6 +165,7 @@ void FramePlanes::finish_download(const clvf_frame& frame, int slot) const {
     const PlaneShape& s = shapes_[plane];
     copy_rows(static_cast<uint8_t*>(frame.planes[plane].data), frame.planes[plane].pitch,
               static_cast<const uint8_t*>(staging_[slot][plane].host), s.row_bytes, s.row_bytes, s.rows);
+    ++host_transfers().staged_downloads;
   }
 }
 

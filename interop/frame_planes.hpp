@@ -10,6 +10,8 @@
 // destination untouched. Per frame: bind (into a slot), set_args / upload / download, finish,
 // unbind.
 #pragma once
+#include <atomic>
+#include <cstdint>
 #include <vector>
 
 #include "clvf/clvf.h"
@@ -22,6 +24,15 @@ struct PlaneShape {
   size_t rows = 0;
   size_t alignment = 1;  // bytes per sample: host addresses, buffer offsets and pitches align to it
 };
+
+// How host planes have reached the kernels in this process, for tests and diagnostics: a device
+// sharing host memory must show no staged copy, and its maps of destinations must land on the
+// frame's own memory (elsewhere: the driver copied behind the wrapper, logged once).
+struct HostTransfers {
+  std::atomic<uint64_t> staged_uploads{0}, staged_downloads{0};  // planes copied through staging
+  std::atomic<uint64_t> direct_maps{0}, direct_maps_elsewhere{0};  // zero-copy destination maps
+};
+HostTransfers& host_transfers();
 
 class FramePlanes {
  public:

@@ -282,7 +282,7 @@ static clvf_status set_cuda_sync(AVFilterContext *ctx, clvf_device *device, CUst
 }
 #endif
 
-int ff_clvf_open_device(AVFilterContext *ctx, AVFilterLink *inlink, const char *spec, clvf_device **out)
+static int open_device(AVFilterContext *ctx, AVFilterLink *inlink, const char *spec, clvf_device **out)
 {
     AVBufferRef *device_ref = NULL;
     clvf_status st;
@@ -338,6 +338,18 @@ int ff_clvf_open_device(AVFilterContext *ctx, AVFilterLink *inlink, const char *
     }
     av_log(ctx, AV_LOG_VERBOSE, "OpenCL device: %s\n", clvf_device_name(*out));
     return 0;
+}
+
+int ff_clvf_open_device(AVFilterContext *ctx, AVFilterLink *inlink, const char *spec, int profile, clvf_device **out)
+{
+    int err;
+    /* Only this filter's device records kernel times: the request is process-wide. */
+    if (profile)
+        clvf_request_profiling(1);
+    err = open_device(ctx, inlink, spec, out);
+    if (profile)
+        clvf_request_profiling(0);
+    return err;
 }
 
 #if CONFIG_DXVA2

@@ -123,8 +123,8 @@ int ff_clvf_input_format(AVFilterContext *ctx, AVFilterLink *inlink, const enum 
                          enum AVPixelFormat *sw_format);
 /* The device: the OpenCL frames' own, for DXVA2 and D3D11 frames the spec's device in a context
  * shared with theirs, for CUDA frames the OpenCL device on their GPU, else -filter_hw_device's
- * (OpenCL), else clvf_device_open(spec). */
-int ff_clvf_open_device(AVFilterContext *ctx, AVFilterLink *inlink, const char *spec, clvf_device **out);
+ * (OpenCL), else clvf_device_open(spec). With `profile`, a device clvf opens records kernel times. */
+int ff_clvf_open_device(AVFilterContext *ctx, AVFilterLink *inlink, const char *spec, int profile, clvf_device **out);
 /* For OpenCL, DXVA2, D3D11 or CUDA input: an output frame pool of the same kind, of sw_format at
  * outlink's size on the input's device (DXVA2: FFmpeg's own surfaces, else offscreen plain
  * surfaces made here, for where the video service cannot make surfaces; CUDA: memory `device`

@@ -63,8 +63,6 @@ static av_cold int clvf_chain_init(AVFilterContext *ctx)
     CLVFChainContext *s = ctx->priv;
 
     ff_clvf_route_log();
-    if (s->profile)
-        clvf_request_profiling(1);
     if (!s->chain_text || !*s->chain_text) {
         av_log(ctx, AV_LOG_ERROR, "option 'chain' is empty: give a chain preset (%s) or clvf filters as -vf "
                "writes them\n", clvf_preset_names("chains"));
@@ -163,7 +161,7 @@ static int clvf_chain_config_output(AVFilterLink *outlink)
     outlink->h = s->out.height;
     outlink->sample_aspect_ratio = s->out.sar_num > 0 ? (AVRational){ s->out.sar_num, s->out.sar_den }
                                                       : inlink->sample_aspect_ratio;
-    if ((err = ff_clvf_open_device(ctx, inlink, s->device_spec, &s->device)) < 0)
+    if ((err = ff_clvf_open_device(ctx, inlink, s->device_spec, s->profile, &s->device)) < 0)
         return err;
     if (s->hw && (err = ff_clvf_output_frames(ctx, inlink, outlink, out_sw, s->device)) < 0)
         return err;

@@ -93,8 +93,6 @@ static av_cold int scale_clvf_init(AVFilterContext *ctx)
     int err;
 
     ff_clvf_route_log();
-    if (s->profile)
-        clvf_request_profiling(1);
     if (s->preset && (err = ff_clvf_apply_preset(ctx, "scale_clvf", s->preset)) < 0)
         return err;
     if (s->out_format != AV_PIX_FMT_NONE && !ff_clvf_format(s->out_format)) {
@@ -222,7 +220,7 @@ static int scale_clvf_config_output(AVFilterLink *outlink)
     else
         outlink->sample_aspect_ratio = inlink->sample_aspect_ratio;
 
-    if ((err = ff_clvf_open_device(ctx, inlink, s->device_spec, &s->device)) < 0)
+    if ((err = ff_clvf_open_device(ctx, inlink, s->device_spec, s->profile, &s->device)) < 0)
         return err;
     if (s->hw && (err = ff_clvf_output_frames(ctx, inlink, outlink, out_sw, s->device)) < 0)
         return err;

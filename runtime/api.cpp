@@ -119,11 +119,14 @@ CLVF_API clvf_status clvf_device_set_cuda_sync(clvf_device* device, void* stream
     if (!device->impl->cuda())
       throw clvf::Error(CLVF_ERROR_INVALID_ARGUMENT,
                         "clvf_device_set_cuda_sync: the device was not opened with clvf_device_open_cuda");
-    if (sync < CLVF_CUDA_SYNC_AUTO || sync > CLVF_CUDA_SYNC_STREAM)
+    static_assert(sizeof(clvf_cuda_sync) == sizeof(int));
+    int raw = 0;  // a C caller may pass any int: read it without loading an out-of-range enum
+    std::memcpy(&raw, &sync, sizeof raw);
+    if (raw < CLVF_CUDA_SYNC_AUTO || raw > CLVF_CUDA_SYNC_STREAM)
       throw clvf::Error(CLVF_ERROR_INVALID_ARGUMENT,
                         fmt::format("clvf_device_set_cuda_sync: sync {} is none of AUTO (0), SEMAPHORES (1), "
                                     "CONTEXT (2), STREAM (3)",
-                                    static_cast<int>(sync)));
+                                    raw));
     const clvf_cuda_sync chosen = device->impl->cuda()->set_sync(static_cast<clvf::cuda::CUstream>(stream), sync);
     if (used) *used = chosen;
   });

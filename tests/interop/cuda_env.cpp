@@ -111,7 +111,7 @@ CUresult fake_error_name(CUresult, const char** name) { return *name = "CUDA_ERR
 // ---- the fake semaphores: one binary state seen by both sides ----
 struct FakeSemaphore {
   bool signaled = false;
-  int holders = 2;  // OpenCL's object and CUDA's import
+  int holders = 1;  // OpenCL's object, and CUDA's import once made
 };
 std::map<int, FakeSemaphore*> exported;  // descriptor -> semaphore, until CUDA imports it
 
@@ -135,6 +135,7 @@ CUresult fake_import_semaphore(CUexternalSemaphore* out, const CUDA_EXTERNAL_SEM
   if (it == exported.end()) return 1;
   close(it->first);  // the driver's once imported
   *out = reinterpret_cast<CUexternalSemaphore>(it->second);
+  ++it->second->holders;
   exported.erase(it);
   ++CudaEnv::live_cuda_semaphores;
   return CUDA_SUCCESS;

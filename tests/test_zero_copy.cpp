@@ -43,10 +43,15 @@ struct Counts {
 class ZeroCopy : public ::testing::TestWithParam<bool> {  // param: staging forced
  protected:
   void SetUp() override {
-    if (GetParam()) setenv("CLVF_NO_ZERO_COPY", "1", 1);
+    // The device reads CLVF_NO_ZERO_COPY when it opens; a run may have set it for the process.
+    const char* outer = std::getenv("CLVF_NO_ZERO_COPY");
+    const std::string saved = outer ? outer : "";
+    setenv("CLVF_NO_ZERO_COPY", GetParam() ? "1" : "0", 1);
     const char* spec = std::getenv("CLVF_TEST_DEVICE");
-    ASSERT_EQ(clvf_device_open(spec && *spec ? spec : "pocl", &device_), CLVF_OK) << clvf_last_error();
-    unsetenv("CLVF_NO_ZERO_COPY");
+    const clvf_status st = clvf_device_open(spec && *spec ? spec : "pocl", &device_);
+    if (outer) setenv("CLVF_NO_ZERO_COPY", saved.c_str(), 1);
+    else unsetenv("CLVF_NO_ZERO_COPY");
+    ASSERT_EQ(st, CLVF_OK) << clvf_last_error();
     cl_context context = nullptr;
     cl_device_id id = nullptr;
     ASSERT_EQ(clvf_device_handles(device_, &context, &id, nullptr), CLVF_OK);

@@ -16,7 +16,6 @@ namespace clvf::cuda {
 namespace {
 
 const ClSemaphoreApi* fake_api = nullptr;
-bool fake_set = false;
 
 void cl_check(cl_int err, const char* call) {
   if (err != CL_SUCCESS) throw Error(cl_error_status(err), cl_error_message(call, err));
@@ -46,14 +45,10 @@ bool exports_opaque_fd(const cl::Device& device) {
 
 }  // namespace
 
-void set_semaphores_for_testing(const ClSemaphoreApi* fake) {
-  fake_api = fake;
-  fake_set = fake != nullptr;
-}
-bool semaphores_are_fake() { return fake_set; }
+void set_semaphores_for_testing(const ClSemaphoreApi* fake) { fake_api = fake; }
 
 const ClSemaphoreApi* semaphores_of(const cl::Device& device) {
-  if (fake_set) return fake_api;
+  if (fake_api) return fake_api;
   if (!exports_opaque_fd(device)) return nullptr;
   const cl_platform_id platform = device.getInfo<CL_DEVICE_PLATFORM>();
   // One table per process: a process with two platforms offering semaphores is not one we meet.

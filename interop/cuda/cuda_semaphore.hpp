@@ -23,7 +23,6 @@ struct ClSemaphoreApi {
 const ClSemaphoreApi* semaphores_of(const cl::Device& device);
 // Replaces what semaphores_of answers, for tests (nullptr: ask the device again).
 void set_semaphores_for_testing(const ClSemaphoreApi* fake);
-bool semaphores_are_fake();
 
 class Semaphore {
  public:

@@ -103,28 +103,27 @@ void FramePlanes::validate(const clvf_frame& frame) const {
   }
 }
 
-cl_uint FramePlanes::set_args(cl::Kernel& kernel, cl_uint index, const clvf_frame& frame, size_t plane) const {
+void FramePlanes::set_args(Kernel& kernel, std::string_view arg, const clvf_frame& frame, size_t plane) const {
   const clvf_plane& p = frame.planes[plane];
   switch (storage_) {
     case CLVF_STORAGE_HOST:
-      kernel.setArg(index, zero_copy_ ? wrapped_[plane] : staging_[slot_][plane].device);
-      kernel.setArg(index + 1, 0);
-      kernel.setArg(index + 2, static_cast<int>(zero_copy_ ? p.pitch : shapes_[plane].row_bytes));
-      return index + 3;
+      kernel.set(arg, zero_copy_ ? wrapped_[plane] : staging_[slot_][plane].device);
+      kernel.set(arg, "_offset", 0);
+      kernel.set(arg, "_pitch", static_cast<int>(zero_copy_ ? p.pitch : shapes_[plane].row_bytes));
+      return;
     case CLVF_STORAGE_CL_BUFFER:
-      kernel.setArg(index, sizeof(cl_mem), &p.mem);
-      kernel.setArg(index + 1, static_cast<int>(p.offset));
-      kernel.setArg(index + 2, static_cast<int>(p.pitch));
-      return index + 3;
+      kernel.set_mem(arg, p.mem);
+      kernel.set(arg, "_offset", static_cast<int>(p.offset));
+      kernel.set(arg, "_pitch", static_cast<int>(p.pitch));
+      return;
     case CLVF_STORAGE_CL_IMAGE:
-      kernel.setArg(index, sizeof(cl_mem), &p.mem);
-      return index + 1;
+      kernel.set_mem(arg, p.mem);
+      return;
     case CLVF_STORAGE_D3D11:
     case CLVF_STORAGE_DXVA2:
     case CLVF_STORAGE_CUDA:
-      break;  // never here (see validate)
+      return;  // never here (see validate)
   }
-  return index;
 }
 
 void FramePlanes::upload(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane,

@@ -12,10 +12,12 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "clvf/clvf.h"
 #include "runtime/cl.hpp"
+#include "runtime/kernel.hpp"
 
 namespace clvf {
 
@@ -58,9 +60,9 @@ class FramePlanes {
   bool staged() const { return storage_ == CLVF_STORAGE_HOST && !zero_copy_; }
   // Drops the zero-copy wrappers (after the queue has finished with them).
   void unbind() { wrapped_.clear(); }
-  // Kernel arguments for plane i from `index` on: buffer, byte offset, byte pitch (host and
-  // buffer storage) or the image alone. Returns the index after them.
-  cl_uint set_args(cl::Kernel& kernel, cl_uint index, const clvf_frame& frame, size_t plane) const;
+  // Kernel arguments for plane i: `arg` (the buffer) with `arg`_offset and `arg`_pitch in bytes
+  // (host and buffer storage), or `arg` alone (the image).
+  void set_args(Kernel& kernel, std::string_view arg, const clvf_frame& frame, size_t plane) const;
   // Host storage only (no-ops otherwise). upload: staged, copies the plane into pinned memory and
   // enqueues its DMA to the device buffer; download: staged, enqueues the DMA back into pinned
   // memory (finish_download then copies it into the frame), zero copy, the map and unmap that

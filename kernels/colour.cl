@@ -32,14 +32,14 @@
 #if IN_IMAGE
 #define IN_PLANE(n) __read_only image2d_t in##n
 #elif IN_FLOAT
-#define IN_PLANE(n) __global const float *in##n, int in##n##_off, int in##n##_pitch
+#define IN_PLANE(n) __global const float *in##n, int in##n##_offset, int in##n##_pitch
 #else
-#define IN_PLANE(n) __global const uchar *in##n, int in##n##_off, int in##n##_pitch
+#define IN_PLANE(n) __global const uchar *in##n, int in##n##_offset, int in##n##_pitch
 #endif
 #if OUT_IMAGE
 #define OUT_PLANE(n) __write_only image2d_t out##n
 #else
-#define OUT_PLANE(n) __global uchar *out##n, int out##n##_off, int out##n##_pitch
+#define OUT_PLANE(n) __global uchar *out##n, int out##n##_offset, int out##n##_pitch
 #endif
 
 __constant sampler_t clvf_nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
@@ -112,7 +112,7 @@ void store_sample(__global uchar *row, int lane, float v) {
   row[2 * lane + 1] = (uchar)(s >> 8);
 #endif
 }
-#define ROW(n, y) (out##n + out##n##_off + (size_t)(y) * out##n##_pitch)
+#define ROW(n, y) (out##n + out##n##_offset + (size_t)(y) * out##n##_pitch)
 #define STORE1(n, x, y, v) store_sample(ROW(n, y), (x), (v))
 #define STORE2(n, x, y, v)              \
   do {                                  \

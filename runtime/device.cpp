@@ -153,11 +153,11 @@ bool Device::supports_image_format(cl_channel_order order, cl_channel_type type)
   });
 }
 
-cl::Program Device::program(const std::string& source, const std::string& options) {
+Program Device::program(const std::string& source, const std::string& options) {
   std::lock_guard lock(programs_mutex_);
   const auto key = std::make_pair(source, options);
   if (auto it = programs_.find(key); it != programs_.end()) return it->second;
-  cl::Program program = cache_.build(context_, device_, source, options);
+  Program program = cache_.build(context_, device_, source, options);
   programs_.emplace(key, program);
   return program;
 }

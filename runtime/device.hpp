@@ -50,7 +50,11 @@ class Device {
   const std::shared_ptr<cuda::Share>& cuda() const { return cuda_; }
 
   // The program for source + options, built once per device and kept (memory, then disk cache).
-  cl::Program program(const std::string& source, const std::string& options);
+  Program program(const std::string& source, const std::string& options);
+  // Kernel `name` of that program, its arguments set by name.
+  Kernel kernel(const std::string& source, const std::string& options, std::string name) {
+    return program(source, options).kernel(std::move(name));
+  }
 
  private:
   Device(cl::Context context, cl::Device device, cl::CommandQueue queue);
@@ -66,7 +70,7 @@ class Device {
   std::shared_ptr<cuda::Share> cuda_;
   ProgramCache cache_;
   std::mutex programs_mutex_;
-  std::map<std::pair<std::string, std::string>, cl::Program> programs_;
+  std::map<std::pair<std::string, std::string>, Program> programs_;
 };
 
 // CLVF_PROFILE=1, or request_profiling(true): queues clvf creates from then on record kernel times.

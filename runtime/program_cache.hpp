@@ -1,15 +1,22 @@
 // Builds OpenCL programs, keeping their binaries on disk so later runs skip the compiler.
 // An entry is keyed by platform, device, driver version, build options and a hash of the source;
 // it is written atomically (temporary file + rename) and checked (key, size, checksum) when
-// read. A corrupt, foreign or unloadable entry is rebuilt and replaced, never trusted.
+// read. The kernels' argument names are kept beside the binary (runtime/kernel.hpp). A corrupt, foreign or unloadable entry is rebuilt and replaced, never trusted.
 #pragma once
 #include <filesystem>
 #include <mutex>
 #include <string>
 
 #include "runtime/cl.hpp"
+#include "runtime/kernel.hpp"
 
 namespace clvf {
+
+struct Program {
+  cl::Program program;
+  KernelSignatures signatures;
+  Kernel kernel(std::string name) const { return Kernel(program, signatures, std::move(name)); }
+};
 
 class ProgramCache {
  public:
@@ -19,7 +26,7 @@ class ProgramCache {
   // $CLVF_CACHE_DIR, else $XDG_CACHE_HOME/clvf, else $HOME/.cache/clvf, else empty.
   static std::filesystem::path default_dir();
 
-  cl::Program build(const cl::Context& context, const cl::Device& device, const std::string& source,
+  Program build(const cl::Context& context, const cl::Device& device, const std::string& source,
                     const std::string& options);
 
   struct Stats {

@@ -17,13 +17,13 @@ namespace fs = std::filesystem;
 
 const std::string kSource = "__kernel void add(__global int *p, int v) { p[get_global_id(0)] += v; }\n";
 
-int run_add(const std::shared_ptr<Device>& dev, const cl::Program& program) {
+int run_add(const std::shared_ptr<Device>& dev, const Program& program) {
   int value = 40;
   cl::Buffer buf(dev->context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof value, &value);
-  cl::Kernel k(program, "add");
-  k.setArg(0, buf);
-  k.setArg(1, 2);
-  dev->queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(1));
+  Kernel k = program.kernel("add");
+  k.set("p", buf);
+  k.set("v", 2);
+  dev->queue().enqueueNDRangeKernel(k.get(), cl::NullRange, cl::NDRange(1));
   dev->queue().enqueueReadBuffer(buf, CL_TRUE, 0, sizeof value, &value);
   return value;
 }
@@ -51,6 +51,40 @@ TEST_F(ProgramCacheTest, MissWritesEntryThenHitLoadsIt) {
   EXPECT_EQ(run_add(device_, second.build(device_->context(), device_->device(), kSource, "")), 42);
   EXPECT_EQ(second.stats().hits, 1);
   EXPECT_EQ(second.stats().misses, 0);
+}
+
+TEST_F(ProgramCacheTest, ArgumentNamesComeFromSourceAndFromTheEntry) {
+  const std::string source = kSource + "__kernel void two(__global float *dst, int dst_pitch) {}\n";
+  const KernelSignatures expected{{"add", {"p", "v"}}, {"two", {"dst", "dst_pitch"}}};
+  ProgramCache first(dir_);
+  EXPECT_EQ(first.build(device_->context(), device_->device(), source, "").signatures, expected);
+  ProgramCache second(dir_);
+  const Program loaded = second.build(device_->context(), device_->device(), source, "");
+  ASSERT_EQ(second.stats().hits, 1);
+  EXPECT_EQ(loaded.signatures, expected);
+  const Kernel two = loaded.kernel("two");
+  EXPECT_EQ(two.index("dst_pitch"), 1u);
+  EXPECT_EQ(two.index("dst", "_pitch"), 1u);
+  EXPECT_FALSE(two.has("pitch"));
+}
+
+TEST_F(ProgramCacheTest, UnknownKernelsAndArgumentsAreNamed) {
+  ProgramCache cache(dir_);
+  const Program program = cache.build(device_->context(), device_->device(), kSource, "");
+  const auto message = [&](auto&& f) {
+    try {
+      f();
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), CLVF_ERROR_INTERNAL);
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message([&] { program.kernel("add").set("value", 1); }),
+            "kernel add has no argument value (its arguments: p, v)");
+  EXPECT_EQ(message([&] { program.kernel("add").set("p", "_offset", 1); }),
+            "kernel add has no argument p_offset (its arguments: p, v)");
+  EXPECT_EQ(message([&] { program.kernel("sub"); }), "the program has no kernel sub (it has: add)");
 }
 
 TEST_F(ProgramCacheTest, OptionsAndSourceAreInTheKey) {

@@ -187,6 +187,14 @@ typedef struct clvf_frame {
   unsigned d3d_subresource;  /* CLVF_STORAGE_D3D11: the texture's array slice */
 } clvf_frame;
 
+/* Limits every operation checks; the filters' options and the chain's option strings allow the
+ * same. */
+#define CLVF_MAX_SIDE 16384           /* frame width and height, in and out: 1 to this */
+#define CLVF_MAX_LANCZOS_TAPS 16      /* clvf_scale_params.taps: 1 to this */
+#define CLVF_MAX_WINDOW 99            /* denoise patch and research sizes: odd, 1 to this */
+#define CLVF_MAX_TEMPORAL_RADIUS 3    /* denoise temporal_radius: 0 to this */
+#define CLVF_MAX_STRENGTH 30          /* denoise strength: 1 to this */
+
 /* ---- scale ---- */
 /* Filters as zimg defines them (the same names give the same weights). Downscaling widens every
  * filter by the ratio; edges are mirrored (half-sample symmetric), as zimg does. */
@@ -225,7 +233,7 @@ typedef struct clvf_scale_params {
   int src_width, src_height, dst_width, dst_height;
   clvf_scale_algorithm algorithm;
   double param_b, param_c; /* bicubic B and C (Mitchell-Netravali), 0..1; ignored otherwise */
-  int taps;                 /* lanczos taps, 1..16; ignored otherwise */
+  int taps;                 /* lanczos taps, 1..CLVF_MAX_LANCZOS_TAPS; ignored otherwise */
   clvf_chroma_location chroma_location;
   clvf_storage src_storage, dst_storage;
   /* Colour conversion in the same operation, as clvf_colorspace does it, on the scaled samples
@@ -294,15 +302,15 @@ typedef struct clvf_denoise_params {
   uint32_t version; /* CLVF_API_VERSION */
   clvf_pixel_format format;
   int width, height;
-  double strength;        /* s, 1..30 (luma; chroma too unless strength_chroma is set) */
-  double strength_chroma; /* 0 = strength, else 1..30 */
-  int patch_size;         /* odd, 1..99 */
-  int patch_size_chroma;  /* 0 = patch_size, else odd 1..99 */
-  int research_size;      /* odd, 1..99 */
-  int research_size_chroma; /* 0 = research_size, else odd 1..99 */
+  double strength;        /* s, 1..CLVF_MAX_STRENGTH (luma; chroma too unless strength_chroma is set) */
+  double strength_chroma; /* 0 = strength, else 1..CLVF_MAX_STRENGTH */
+  int patch_size;         /* odd, 1..CLVF_MAX_WINDOW */
+  int patch_size_chroma;  /* 0 = patch_size, else odd 1..CLVF_MAX_WINDOW */
+  int research_size;      /* odd, 1..CLVF_MAX_WINDOW */
+  int research_size_chroma; /* 0 = research_size, else odd 1..CLVF_MAX_WINDOW */
   unsigned planes;        /* bit i set: plane i is denoised; others are copied */
   clvf_storage src_storage, dst_storage;
-  int temporal_radius;    /* t, 0..3: 0 spatial; else the t frames before and after are searched too
+  int temporal_radius;    /* t, 0..CLVF_MAX_TEMPORAL_RADIUS: 0 spatial; else the t frames before and after are searched too
                              (every offset of the research window, (0, 0) included) */
   clvf_denoise_weighting weighting;
 } clvf_denoise_params;

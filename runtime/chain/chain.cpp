@@ -90,9 +90,9 @@ struct Chain::Between {
 ChainPlan plan_chain(std::string_view chain, const clvf_stream& input) {
   if (!find_pixel_format(input.format))
     throw Error(CLVF_ERROR_INVALID_ARGUMENT, fmt::format("input format {} is not known", raw(input.format)));
-  if (input.width < 1 || input.height < 1 || input.width > 16384 || input.height > 16384)
-    throw Error(CLVF_ERROR_INVALID_ARGUMENT,
-                fmt::format("input size {}x{} is not allowed: each side must be 1 to 16384", input.width, input.height));
+  if (input.width < 1 || input.height < 1 || input.width > CLVF_MAX_SIDE || input.height > CLVF_MAX_SIDE)
+    throw Error(CLVF_ERROR_INVALID_ARGUMENT, fmt::format("input size {}x{} is not allowed: each side must be 1 to {}",
+                                                         input.width, input.height, CLVF_MAX_SIDE));
   ChainPlan plan;
   plan.filters = chain_filters(chain);
   plan.output = input;

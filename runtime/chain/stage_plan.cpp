@@ -146,10 +146,10 @@ void output_size(const FilterOptions& o, const clvf_stream& in, clvf_pixel_forma
         W = (W + divisible - 1) / divisible * divisible, H = (H + divisible - 1) / divisible * divisible;
     }
   }
-  if (W < 1 || H < 1 || W > 16384 || H > 16384)
+  if (W < 1 || H < 1 || W > CLVF_MAX_SIDE || H > CLVF_MAX_SIDE)
     invalid(fmt::format("{}: output size {}x{} (from w='{}' h='{}', input {}x{}) is not allowed: each side must "
-                        "be 1 to 16384",
-                        o.filter(), W, H, w_expr, h_expr, in.width, in.height));
+                        "be 1 to {}",
+                        o.filter(), W, H, w_expr, h_expr, in.width, in.height, CLVF_MAX_SIDE));
   if (((W | H) & 1) && out_format != CLVF_PIX_YUV444P && !is_rgb(out_format))
     invalid(fmt::format("{}: output size {}x{} (from w='{}' h='{}', input {}x{}) is odd: 4:2:0 output needs an "
                         "even width and height; use -2 to keep the aspect ratio with even sizes, or "
@@ -181,11 +181,11 @@ StagePlan plan_scale(const FilterOptions& o, const clvf_stream& in) {
   clvf_scale_params& p = plan.scale;
   clvf_scale_params_default(&p);
   p.algorithm = named<clvf_scale_algorithm>(o, "algorithm", scale_algorithm_from_name).value_or(CLVF_SCALE_BICUBIC);
-  const auto param0 = o.number("param0", 0, 16), param1 = o.number("param1", 0, 1);
+  const auto param0 = o.number("param0", 0, CLVF_MAX_LANCZOS_TAPS), param1 = o.number("param1", 0, 1);
   if (p.algorithm == CLVF_SCALE_LANCZOS) {
     if (param0 && (*param0 != std::floor(*param0) || *param0 < 1))
-      invalid(fmt::format("{}: option 'param0' is {}: for lanczos it is the number of taps, an integer from 1 to 16",
-                          o.filter(), *param0));
+      invalid(fmt::format("{}: option 'param0' is {}: for lanczos it is the number of taps, an integer from 1 to {}",
+                          o.filter(), *param0, CLVF_MAX_LANCZOS_TAPS));
     if (param0) p.taps = static_cast<int>(*param0);
   } else if (param0) {
     p.param_b = *param0;
@@ -243,14 +243,14 @@ StagePlan plan_denoise(const FilterOptions& o, const clvf_stream& in) {
   p.format = in.format;
   p.width = in.width;
   p.height = in.height;
-  if (auto v = o.number("s", 1, 30)) p.strength = *v;
-  if (auto v = o.number("sc", 0, 30)) p.strength_chroma = *v;
-  if (auto v = o.integer("p", 0, 99)) p.patch_size = *v;
-  if (auto v = o.integer("r", 0, 99)) p.research_size = *v;
-  if (auto v = o.integer("pc", 0, 99)) p.patch_size_chroma = *v;
-  if (auto v = o.integer("rc", 0, 99)) p.research_size_chroma = *v;
+  if (auto v = o.number("s", 1, CLVF_MAX_STRENGTH)) p.strength = *v;
+  if (auto v = o.number("sc", 0, CLVF_MAX_STRENGTH)) p.strength_chroma = *v;
+  if (auto v = o.integer("p", 0, CLVF_MAX_WINDOW)) p.patch_size = *v;
+  if (auto v = o.integer("r", 0, CLVF_MAX_WINDOW)) p.research_size = *v;
+  if (auto v = o.integer("pc", 0, CLVF_MAX_WINDOW)) p.patch_size_chroma = *v;
+  if (auto v = o.integer("rc", 0, CLVF_MAX_WINDOW)) p.research_size_chroma = *v;
   if (auto v = o.integer("planes", 0, 15)) p.planes = static_cast<unsigned>(*v);
-  if (auto v = o.integer("t", 0, 3)) p.temporal_radius = *v;
+  if (auto v = o.integer("t", 0, CLVF_MAX_TEMPORAL_RADIUS)) p.temporal_radius = *v;
   if (auto v = o.integer("wmode", 0, 3,
                          {{"welsch", 0}, {"bisquare-a", 1}, {"bisquare-b", 2}, {"bisquare-c", 3}}))
     p.weighting = static_cast<clvf_denoise_weighting>(*v);

@@ -179,34 +179,29 @@ Colorspace::Colorspace(std::shared_ptr<Device> device, const clvf_colorspace_par
   // CPU devices take 16 pixels per work-item with vector loads (they do not vectorise gathers).
   const bool vector_device = (device_->device().getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) &&
                              params_.src_storage != CLVF_STORAGE_CL_IMAGE;
-  const cl_uint plane_args = params_.src_storage == CLVF_STORAGE_CL_IMAGE ? 1 : 3;
-  const cl_uint out_args = params_.dst_storage == CLVF_STORAGE_CL_IMAGE ? 1 : 3;
-  const cl_uint first_static = 3 * plane_args + 3 * out_args;
   const auto add_pass = [&](bool luma, bool resample, int gw, int gh, const ResampleTable& th, const ResampleTable& tv) {
     Pass pass;
     std::optional<VectorPlan> vec;
     if (vector_device && !(resample && !luma)) vec = plan_vectors(gw, resample ? &th : nullptr, resample ? cw : gw);
     const char* kernel = luma ? "colour_luma" : "colour_chroma";
-    pass.kernel = cl::Kernel(device_->program(variant_source(luma, resample, vec ? &*vec : nullptr, th, tv), "-cl-std=CL1.2"),
-                             kernel);
+    pass.kernel = device_->kernel(variant_source(luma, resample, vec ? &*vec : nullptr, th, tv), "-cl-std=CL1.2", kernel);
     pass.range = vec ? cl::NDRange((gw + 15) / 16, gh) : cl::NDRange(gw, gh);
     const auto& ctx = device_->context();
     if (resample) pass.h = upload_table(ctx, th), pass.v = upload_table(ctx, tv);
-    cl_uint a = first_static;
-    pass.kernel.setArg(a++, m);
-    pass.kernel.setArg(a++, resample ? pass.h.offsets : no_table_);
-    pass.kernel.setArg(a++, resample ? pass.h.weights : no_table_);
-    pass.kernel.setArg(a++, resample ? pass.v.offsets : no_table_);
-    pass.kernel.setArg(a++, resample ? pass.v.weights : no_table_);
-    pass.kernel.setArg(a++, gw);
+    pass.kernel.set("m", m);
+    pass.kernel.set("hoff", resample ? pass.h.offsets : no_table_);
+    pass.kernel.set("hw", resample ? pass.h.weights : no_table_);
+    pass.kernel.set("voff", resample ? pass.v.offsets : no_table_);
+    pass.kernel.set("vw", resample ? pass.v.weights : no_table_);
+    pass.kernel.set("width", gw);
     if (vec) {
       pass.fast = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, vec->fast.size(), vec->fast.data());
       if (!vec->pattern.empty())
         pass.pattern = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, vec->pattern.size() * sizeof(float),
                                   vec->pattern.data());
     }
-    pass.kernel.setArg(a++, vec ? pass.fast : no_table_);
-    pass.kernel.setArg(a++, vec && !vec->pattern.empty() ? pass.pattern : no_table_);
+    pass.kernel.set("fast", vec ? pass.fast : no_table_);
+    pass.kernel.set("pw", vec && !vec->pattern.empty() ? pass.pattern : no_table_);
     pass.name = vec ? fmt::format("{} (16 per item)", kernel) : std::string(kernel);
     passes_.push_back(std::move(pass));
   };
@@ -252,9 +247,9 @@ std::string Colorspace::variant_source(bool luma, bool resample, const VectorPla
       continue;
     }
     define(fmt::format("READ{}(x, y)", k),
-           fmt::format("read_buffer(in{0}, in{0}_off, in{0}_pitch, (x) * {1} + {2}, (y))", c.plane, channels, c.channel));
+           fmt::format("read_buffer(in{0}, in{0}_offset, in{0}_pitch, (x) * {1} + {2}, (y))", c.plane, channels, c.channel));
     define(fmt::format("LOAD16_{}(x, y)", k),
-           fmt::format("load16(in{0}, in{0}_off, in{0}_pitch, (x), (y), {1}, {2})", c.plane, channels, c.channel));
+           fmt::format("load16(in{0}, in{0}_offset, in{0}_pitch, (x), (y), {1}, {2})", c.plane, channels, c.channel));
   }
   const bool dst_sub = out.subsampled();
   const auto luma_need = dst_sub ? needed(affine_, {0}) : needed(affine_, {0, 1, 2});
@@ -284,19 +279,20 @@ void Colorspace::complete() { pipeline_.complete(&*dst_, profile_); }
 void Colorspace::enqueue_pass(size_t i, const clvf_frame& src, const clvf_frame& dst) {
   const size_t src_planes = src_format_->planes.size(), dst_planes = dst_format_->planes.size();
   Pass& pass = passes_[i];
-  cl_uint arg = 0;
+  // The kernels take three planes in and three out (a format with fewer passes its last again).
+  static constexpr std::string_view kIn[3] = {"in0", "in1", "in2"}, kOut[3] = {"out0", "out1", "out2"};
   for (size_t p = 0; p < 3; ++p) {
     const size_t plane = std::min(p, src_planes - 1);
     if (src_) {
-      arg = src_->set_args(pass.kernel, arg, src, plane);
+      src_->set_args(pass.kernel, kIn[p], src, plane);
       continue;
     }
-    pass.kernel.setArg(arg++, float_source_[plane].buffer);
-    pass.kernel.setArg(arg++, 0);
-    pass.kernel.setArg(arg++, float_source_[plane].pitch);
+    pass.kernel.set(kIn[p], float_source_[plane].buffer);
+    pass.kernel.set(kIn[p], "_offset", 0);
+    pass.kernel.set(kIn[p], "_pitch", float_source_[plane].pitch);
   }
-  for (size_t p = 0; p < 3; ++p) arg = dst_->set_args(pass.kernel, arg, dst, std::min(p, dst_planes - 1));
-  device_->queue().enqueueNDRangeKernel(pass.kernel, cl::NullRange, pass.range, pass.local, nullptr,
+  for (size_t p = 0; p < 3; ++p) dst_->set_args(pass.kernel, kOut[p], dst, std::min(p, dst_planes - 1));
+  device_->queue().enqueueNDRangeKernel(pass.kernel.get(), cl::NullRange, pass.range, pass.local, nullptr,
                                         profile_.track(device_->profiling(), pass.name));
 }
 

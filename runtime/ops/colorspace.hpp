@@ -42,7 +42,7 @@ class Colorspace {
 
  private:
   struct Pass {
-    cl::Kernel kernel;
+    Kernel kernel;
     cl::NDRange range, local;
     DeviceTable h, v;            // resampling tables, when the pass reads another grid
     cl::Buffer fast, pattern;    // 16 pixels per work-item: the blocks that take vector code

@@ -17,7 +17,6 @@
 namespace clvf {
 namespace {
 
-constexpr int kMaxWindow = 99;
 
 // A work-group covers `lanes` lanes x `rows` rows with WX work-items: CPU devices give each
 // work-item a 16-lane vector (their compilers do not vectorise these loops across work-items); on
@@ -71,15 +70,16 @@ Shape shape_for(bool cpu, int patch_r, int channels) {
 
 void check_window(const char* name, int v, bool zero_allowed) {
   if (zero_allowed && v == 0) return;
-  if (v < 1 || v > kMaxWindow || v % 2 == 0)
-    invalid(fmt::format("denoise: {} is {}; allowed: odd sizes 1 to {}{}", name, v, kMaxWindow,
+  if (v < 1 || v > CLVF_MAX_WINDOW || v % 2 == 0)
+    invalid(fmt::format("denoise: {} is {}; allowed: odd sizes 1 to {}{}", name, v, CLVF_MAX_WINDOW,
                         zero_allowed ? " (0: as for luma)" : ""));
 }
 
 void check_strength(const char* name, double v, bool zero_allowed) {
   if (zero_allowed && v == 0) return;
-  if (!std::isfinite(v) || v < 1 || v > 30)
-    invalid(fmt::format("denoise: {} is {}; allowed: 1 to 30{}", name, v, zero_allowed ? " (0: as for luma)" : ""));
+  if (!std::isfinite(v) || v < 1 || v > CLVF_MAX_STRENGTH)
+    invalid(fmt::format("denoise: {} is {}; allowed: 1 to {}{}", name, v, CLVF_MAX_STRENGTH,
+                        zero_allowed ? " (0: as for luma)" : ""));
 }
 
 // Local memory a work-group needs: the source tile with its halo, the column sums, the results.
@@ -90,8 +90,6 @@ size_t local_bytes(Shape shape, int patch_r, int search_r, int channels, bool te
   const size_t vsum_pitch = shape.segs ? (vcols + 31) / 32 * 32 + 1 : vcols;
   return tile * (temporal ? 2 : 1) + sizeof(int) * shape.rows * vsum_pitch + sizeof(float) * shape.rows * shape.lanes;
 }
-
-constexpr int kMaxTemporalRadius = 3;
 
 }  // namespace
 
@@ -107,9 +105,9 @@ void validate_denoise_params(const clvf_denoise_params& p) {
   check_window("research size (r)", p.research_size, false);
   check_window("chroma research size (rc)", p.research_size_chroma, true);
   if (p.planes > 0xf) invalid(fmt::format("denoise: planes is {:#x}; allowed: a mask of bits 0 to 3", p.planes));
-  if (p.temporal_radius < 0 || p.temporal_radius > kMaxTemporalRadius)
+  if (p.temporal_radius < 0 || p.temporal_radius > CLVF_MAX_TEMPORAL_RADIUS)
     invalid(fmt::format("denoise: temporal radius (t) is {}; allowed: 0 (spatial) to {}", p.temporal_radius,
-                        kMaxTemporalRadius));
+                        CLVF_MAX_TEMPORAL_RADIUS));
   const int weighting = raw(p.weighting);
   if (weighting < CLVF_WEIGHT_WELSCH || weighting > CLVF_WEIGHT_BISQUARE_C)
     invalid(fmt::format("denoise: weighting (wmode) is {}; allowed: 0 welsch, 1 bisquare-a, 2 bisquare-b, 3 bisquare-c",
@@ -157,20 +155,18 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     // Temporal: the kernel reads the ring (a buffer), and a copy (no candidates) fills it.
     const bool reads_image = src_image && !temporal;
     Plane pl;
-    pl.kernel = cl::Kernel(device_->program(source, options(reads_image, dst_image, patch_r, search_r, temporal, shape)),
-                           "nlmeans");
+    pl.kernel = device_->kernel(source, options(reads_image, dst_image, patch_r, search_r, temporal, shape), "nlmeans");
     // FFmpeg's nlmeans: h = 10 s; weights below 1/255 are dropped (ssd at or above max_ssd).
     // Bisquare weights reach 0 by themselves.
     const double h = 10.0 * s;
     const bool welsch = params_.weighting == CLVF_WEIGHT_WELSCH;
-    const cl_uint first = (reads_image ? 1 : 3) + (temporal ? 2 : 0) + (dst_image ? 1 : 3);
-    const auto set_plane_args = [&](cl::Kernel& k, cl_uint at, double hh) {
-      k.setArg(at, g.width);
-      k.setArg(at + 1, g.height);
-      k.setArg(at + 2, static_cast<float>(welsch ? -1.0 / (std::log(2.0) * hh * hh) : 1.0 / (hh * hh)));
-      k.setArg(at + 3, welsch ? static_cast<int>(std::log(255.0) * hh * hh) : INT32_MAX);
+    const auto set_plane_args = [&](Kernel& k, double hh) {
+      k.set("width", g.width);
+      k.set("height", g.height);
+      k.set("weight_scale", static_cast<float>(welsch ? -1.0 / (std::log(2.0) * hh * hh) : 1.0 / (hh * hh)));
+      k.set("max_ssd", welsch ? static_cast<int>(std::log(255.0) * hh * hh) : INT32_MAX);
     };
-    set_plane_args(pl.kernel, first, h);
+    set_plane_args(pl.kernel, h);
     if (temporal) {
       const size_t row = size_t(g.width) * g.channels, bytes = row * g.height;
       if (bytes * (2 * radius_ + 1) > size_t(INT32_MAX))
@@ -180,16 +176,15 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
       pl.pitch = static_cast<int>(row);
       pl.ring = scratch_buffer(ctx, device_->queue(), CL_MEM_READ_WRITE, bytes * (2 * radius_ + 1));
       pl.offsets = scratch_buffer(ctx, device_->queue(), CL_MEM_READ_ONLY, sizeof(cl_int) * (2 * radius_ + 1));
-      pl.kernel.setArg(0, pl.ring);
-      pl.kernel.setArg(1, 0);
-      pl.kernel.setArg(2, pl.pitch);
-      pl.kernel.setArg(3, pl.offsets);
+      pl.kernel.set("src", pl.ring);
+      pl.kernel.set("src_offset", 0);
+      pl.kernel.set("src_pitch", pl.pitch);
+      pl.kernel.set("frame_offsets", pl.offsets);
       const Shape copy_shape = shape_for(cpu, 0, g.channels);
-      pl.copy = cl::Kernel(device_->program(source, options(src_image, false, 0, 0, false, copy_shape)), "nlmeans");
-      const cl_uint dst_at = src_image ? 1 : 3;
-      pl.copy.setArg(dst_at, pl.ring);
-      pl.copy.setArg(dst_at + 2, pl.pitch);
-      set_plane_args(pl.copy, dst_at + 3, h);
+      pl.copy = device_->kernel(source, options(src_image, false, 0, 0, false, copy_shape), "nlmeans");
+      pl.copy.set("dst", pl.ring);  // dst_offset: the frame's slot, at send
+      pl.copy.set("dst_pitch", pl.pitch);
+      set_plane_args(pl.copy, h);
       const size_t copy_groups = (size_t(g.width) * g.channels + copy_shape.lanes - 1) / copy_shape.lanes;
       pl.copy_global = cl::NDRange(copy_groups * copy_shape.wx, (size_t(g.height) + copy_shape.rows - 1) / copy_shape.rows);
       pl.copy_local = cl::NDRange(copy_shape.wx, 1);
@@ -223,9 +218,9 @@ void Denoise::process_spatial(const clvf_frame& src, const clvf_frame& dst) {
   const bool timed = device_->profiling();
   run_frame(*device_, profile_, &*src_, &*dst_, src, dst, planes_.size(), [&](size_t i) {
     Plane& pl = planes_[i];
-    const cl_uint next = src_->set_args(pl.kernel, 0, src, i);
-    dst_->set_args(pl.kernel, next, dst, i);
-    q.enqueueNDRangeKernel(pl.kernel, cl::NullRange, pl.global, pl.local, nullptr, profile_.track(timed, pl.name));
+    src_->set_args(pl.kernel, "src", src, i);
+    dst_->set_args(pl.kernel, "dst", dst, i);
+    q.enqueueNDRangeKernel(pl.kernel.get(), cl::NullRange, pl.global, pl.local, nullptr, profile_.track(timed, pl.name));
   });
 }
 
@@ -250,9 +245,9 @@ void Denoise::send(const clvf_frame* src) {
   const bool timed = device_->profiling();
   run_frame(*device_, profile_, &*src_, nullptr, *src, *src, planes_.size(), [&](size_t i) {
     Plane& pl = planes_[i];
-    src_->set_args(pl.copy, 0, *src, i);
-    pl.copy.setArg(src_->storage() == CLVF_STORAGE_CL_IMAGE ? 2 : 4, slot * pl.slot_bytes);
-    q.enqueueNDRangeKernel(pl.copy, cl::NullRange, pl.copy_global, pl.copy_local, nullptr,
+    src_->set_args(pl.copy, "src", *src, i);
+    pl.copy.set("dst_offset", slot * pl.slot_bytes);
+    q.enqueueNDRangeKernel(pl.copy.get(), cl::NullRange, pl.copy_global, pl.copy_local, nullptr,
                            profile_.track(timed, pl.copy_name));
   });
   ++sent_;
@@ -287,9 +282,9 @@ void Denoise::run_temporal(const clvf_frame& dst, int64_t frame) {
     offsets.clear();
     for (int64_t n : frames) offsets.push_back(static_cast<cl_int>(n % slots) * pl.slot_bytes);
     q.enqueueWriteBuffer(pl.offsets, CL_FALSE, 0, sizeof(cl_int) * offsets.size(), offsets.data());
-    pl.kernel.setArg(4, pl.filtered ? static_cast<int>(offsets.size()) : 1);
-    dst_->set_args(pl.kernel, 5, dst, i);
-    q.enqueueNDRangeKernel(pl.kernel, cl::NullRange, pl.global, pl.local, nullptr, profile_.track(timed, pl.name));
+    pl.kernel.set("frames", pl.filtered ? static_cast<int>(offsets.size()) : 1);
+    dst_->set_args(pl.kernel, "dst", dst, i);
+    q.enqueueNDRangeKernel(pl.kernel.get(), cl::NullRange, pl.global, pl.local, nullptr, profile_.track(timed, pl.name));
   });
 }
 

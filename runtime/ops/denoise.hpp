@@ -33,8 +33,8 @@ class Denoise {
 
  private:
   struct Plane {
-    cl::Kernel kernel;
-    cl::Kernel copy;        // temporal: source plane -> ring slot
+    Kernel kernel;
+    Kernel copy;            // temporal: source plane -> ring slot
     cl::Buffer ring;        // temporal: 2t + 1 frames of this plane, tightly packed
     cl::Buffer offsets;     // temporal: the byte offsets of this output's frames in the ring
     int slot_bytes = 0, pitch = 0;

@@ -6,7 +6,6 @@
 
 namespace clvf {
 namespace {
-constexpr int kMaxSize = 16384;
 
 [[noreturn]] void invalid(const std::string& message) { throw Error(CLVF_ERROR_INVALID_ARGUMENT, message); }
 
@@ -26,7 +25,8 @@ void check_format(const char* op, int format) {
 }
 
 void check_size(const char* op, const char* name, int value) {
-  if (value < 1 || value > kMaxSize) invalid(fmt::format("{}: {} is {}; allowed: 1 to {}", op, name, value, kMaxSize));
+  if (value < 1 || value > CLVF_MAX_SIDE)
+    invalid(fmt::format("{}: {} is {}; allowed: 1 to {}", op, name, value, CLVF_MAX_SIDE));
 }
 
 void check_chroma_location(const char* op, int location) {

@@ -99,7 +99,6 @@ const char* scale_algorithm_name(int algorithm) {
 }
 
 void validate_resample_filter(const char* op, int algorithm, double b, double c, int taps) {
-  constexpr int kMaxLanczosTaps = 16;
   const auto invalid = [&](const std::string& what) {
     throw Error(CLVF_ERROR_INVALID_ARGUMENT, fmt::format("{}: {}", op, what));
   };
@@ -109,8 +108,8 @@ void validate_resample_filter(const char* op, int algorithm, double b, double c,
     if (!std::isfinite(b) || b < 0 || b > 1) invalid(fmt::format("bicubic B (param0) is {}; allowed: 0 to 1", b));
     if (!std::isfinite(c) || c < 0 || c > 1) invalid(fmt::format("bicubic C (param1) is {}; allowed: 0 to 1", c));
   }
-  if (algorithm == CLVF_SCALE_LANCZOS && (taps < 1 || taps > kMaxLanczosTaps))
-    invalid(fmt::format("lanczos taps is {}; allowed: 1 to {}", taps, kMaxLanczosTaps));
+  if (algorithm == CLVF_SCALE_LANCZOS && (taps < 1 || taps > CLVF_MAX_LANCZOS_TAPS))
+    invalid(fmt::format("lanczos taps is {}; allowed: 1 to {}", taps, CLVF_MAX_LANCZOS_TAPS));
 }
 
 double ResampleFilter::support() const {

@@ -116,8 +116,8 @@ Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params, bo
     device_->queue().enqueueFillBuffer(tmp_, float_scratch_fill(), 0, tmp_bytes);
     for (Plane& pl : planes_) {
       if (pl.block) continue;
-      pl.v.setArg(params_.src_storage == CLVF_STORAGE_CL_IMAGE ? 1 : 3, tmp_);
-      pl.h.setArg(0, tmp_);
+      pl.v.set("tmp", tmp_);
+      pl.h.set("tmp", tmp_);
     }
   }
   const bool zero_copy = device_->zero_copy_host();
@@ -147,10 +147,10 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
   if (float_output_)
     pl.float_plane = scratch_buffer(device_->context(), device_->queue(), CL_MEM_READ_WRITE,
                                     sizeof(float) * pl.dst_w * pl.channels * pl.dst_h);
-  const auto bind_float_output = [&](cl::Kernel& k, cl_uint first) {
-    k.setArg(first, pl.float_plane);
-    k.setArg(first + 1, 0);
-    k.setArg(first + 2, pl.dst_w * pl.channels);
+  const auto bind_float_output = [&](Kernel& k) {
+    k.set("dst", pl.float_plane);
+    k.set("dst_offset", 0);
+    k.set("dst_pitch", pl.dst_w * pl.channels);
   };
 
   if (kernels_ == Kernels::kBlock && !src_image && !dst_image) {
@@ -161,10 +161,10 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
       pl.block = true;
       const std::string source = pattern_sum(bt, pl.channels) + std::string(kernels::source("plane.h")) +
                                  std::string(kernels::source("vstore.h")) + std::string(kernels::source("scale_block.cl"));
-      pl.v = cl::Kernel(device_->program(source, build_options(pl, false, false) +
-                                                     fmt::format(" -DTAPS_V={} -DSPAN={} -DROWS={}", vt.taps, bt.span,
-                                                                 kBlockRows)),
-                        "scale_block");
+      pl.v = device_->kernel(source,
+                             build_options(pl, false, false) +
+                                 fmt::format(" -DTAPS_V={} -DSPAN={} -DROWS={}", vt.taps, bt.span, kBlockRows),
+                             "scale_block");
       const auto upload = [&](const auto& v) {
         return cl::Buffer(device_->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * sizeof(v[0]),
                           const_cast<void*>(static_cast<const void*>(v.data())));
@@ -174,14 +174,14 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
       pl.h_table = {upload(blocks), upload(bt.matrix)};
       // A plane without a pattern still passes a (never read) buffer.
       pl.pattern = bt.pattern.empty() ? pl.h_table.weights : upload(bt.pattern);
-      if (float_output_) bind_float_output(pl.v, 3);
-      pl.v.setArg(6, pl.v_table.offsets);
-      pl.v.setArg(7, pl.v_table.weights);
-      pl.v.setArg(8, pl.h_table.offsets);
-      pl.v.setArg(9, pl.h_table.weights);
-      pl.v.setArg(10, pl.pattern);
-      pl.v.setArg(11, pl.dst_w * pl.channels);
-      pl.v.setArg(12, pl.dst_h);
+      if (float_output_) bind_float_output(pl.v);
+      pl.v.set("v_offsets", pl.v_table.offsets);
+      pl.v.set("v_weights", pl.v_table.weights);
+      pl.v.set("blocks", pl.h_table.offsets);
+      pl.v.set("matrix", pl.h_table.weights);
+      pl.v.set("pattern", pl.pattern);
+      pl.v.set("dst_lanes", pl.dst_w * pl.channels);
+      pl.v.set("dst_rows", pl.dst_h);
       pl.v_range = cl::NDRange((pl.dst_w + pixels - 1) / pixels, (pl.dst_h + kBlockRows - 1) / kBlockRows);
       pl.v_name = fmt::format("scale_block plane {}", index);
       return;
@@ -198,23 +198,22 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
   // Pass 1 (vertical) reads the source plane, pass 2 (horizontal) writes the destination plane;
   // each program variant fixes only the storage its pass touches.
   const auto taps = [](const ResampleTable& t) { return fmt::format(" -DTAPS={} -DTAPS_PAD={}", t.taps, t.stride); };
-  pl.v = cl::Kernel(device_->program(source, build_options(pl, src_image, false) + taps(vt)), "scale_v");
-  pl.h = cl::Kernel(device_->program(source, build_options(pl, false, dst_image) + taps(ht) +
-                                                 fmt::format(" -DTAP_MAJOR={}", int(tap_major_weights))),
-                    "scale_h");
-  if (float_output_) bind_float_output(pl.h, 2);
+  pl.v = device_->kernel(source, build_options(pl, src_image, false) + taps(vt), "scale_v");
+  pl.h = device_->kernel(source,
+                         build_options(pl, false, dst_image) + taps(ht) +
+                             fmt::format(" -DTAP_MAJOR={}", int(tap_major_weights)),
+                         "scale_h");
+  if (float_output_) bind_float_output(pl.h);
 
   // Arguments after the plane's own (which a frame supplies) never change; the intermediate is
   // bound once it exists.
   const int tmp_pitch = tmp_pitch_of(pl);
-  const cl_uint v_first = src_image ? 1 : 3;
-  pl.v.setArg(v_first + 1, tmp_pitch);
-  pl.v.setArg(v_first + 2, pl.v_table.offsets);
-  pl.v.setArg(v_first + 3, pl.v_table.weights);
-  pl.h.setArg(1, tmp_pitch);
-  const cl_uint h_first = dst_image ? 3 : 5;
-  pl.h.setArg(h_first, pl.h_table.offsets);
-  pl.h.setArg(h_first + 1, pl.h_table.weights);
+  pl.v.set("tmp_pitch", tmp_pitch);
+  pl.v.set("offsets", pl.v_table.offsets);
+  pl.v.set("weights", pl.v_table.weights);
+  pl.h.set("tmp_pitch", tmp_pitch);
+  pl.h.set("offsets", pl.h_table.offsets);
+  pl.h.set("weights", pl.h_table.weights);
   // Work-items: pass 1 one per lane (sample of one channel), pass 2 one per pixel.
   pl.v_range = cl::NDRange(size_t(pl.src_w) * pl.channels, pl.dst_h);
   pl.h_range = cl::NDRange(pl.dst_w, pl.dst_h);
@@ -231,11 +230,13 @@ void Scale::enqueue_plane(size_t i, const clvf_frame& src, const clvf_frame& dst
   const auto& q = device_->queue();
   const bool timed = device_->profiling();
   Plane& pl = planes_[i];
-  src_->set_args(pl.v, 0, src, i);
-  if (!float_output_) dst_->set_args(pl.block ? pl.v : pl.h, pl.block ? 3 : 2, dst, i);
-  q.enqueueNDRangeKernel(pl.v, cl::NullRange, pl.v_range, cl::NullRange, nullptr, profile_.track(timed, pl.v_name));
+  src_->set_args(pl.v, "src", src, i);
+  if (!float_output_) dst_->set_args(pl.block ? pl.v : pl.h, "dst", dst, i);
+  q.enqueueNDRangeKernel(pl.v.get(), cl::NullRange, pl.v_range, cl::NullRange, nullptr,
+                         profile_.track(timed, pl.v_name));
   if (!pl.block)
-    q.enqueueNDRangeKernel(pl.h, cl::NullRange, pl.h_range, cl::NullRange, nullptr, profile_.track(timed, pl.h_name));
+    q.enqueueNDRangeKernel(pl.h.get(), cl::NullRange, pl.h_range, cl::NullRange, nullptr,
+                           profile_.track(timed, pl.h_name));
 }
 
 void Scale::submit(const clvf_frame& src, const clvf_frame& dst) {

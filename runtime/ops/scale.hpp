@@ -64,7 +64,7 @@ class Scale {
     DeviceTable h_table, v_table;  // block: h_table holds the blocks and their matrix
     cl::Buffer pattern;            // block only
     cl::Buffer float_plane;  // float_output only
-    cl::Kernel h, v;
+    Kernel h, v;
     cl::NDRange h_range, v_range;
     std::string v_name, h_name;  // in kernel-time reports
   };

@@ -1,7 +1,7 @@
 // Zero copy shown, not inferred from equal outputs: on a device that shares host memory (PoCL),
 // 100 frames of each operation on host frames run no staged copy and map every destination at
 // the frame's own memory; with CLVF_NO_ZERO_COPY=1 (the discrete-GPU path) every plane goes
-// through staging both ways and nothing is mapped in place. Counted by interop/frame_planes.
+// through staging both ways and nothing is mapped in place. Counted by runtime/frame_planes.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "clvf/clvf.h"
-#include "interop/frame_planes.hpp"
+#include "runtime/frame_planes.hpp"
 
 namespace clvf::test {
 namespace {

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "interop/cuda/cuda_share.hpp"
-#include "interop/frame_planes.hpp"
+#include "runtime/frame_planes.hpp"
 #include "interop/shared_frames.hpp"
 
 namespace clvf {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "clvf/clvf.h"
-#include "interop/frame_planes.hpp"
+#include "runtime/frame_planes.hpp"
 #include "runtime/cl.hpp"
 #include "runtime/device.hpp"
 #include "runtime/ops/colour_matrix.hpp"

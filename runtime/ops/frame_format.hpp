@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "clvf/clvf.h"
-#include "interop/frame_planes.hpp"
+#include "runtime/frame_planes.hpp"
 #include "runtime/device.hpp"
 #include "runtime/ops/pixel_format.hpp"
 

@@ -10,7 +10,7 @@
 #include <functional>
 #include <vector>
 
-#include "interop/frame_planes.hpp"
+#include "runtime/frame_planes.hpp"
 #include "runtime/device.hpp"
 #include "runtime/profile.hpp"
 

@@ -1,11 +1,11 @@
-#include "interop/frame_planes.hpp"
+#include "runtime/frame_planes.hpp"
 
 #include <fmt/format.h>
 
 #include <cstdint>
 #include <cstring>
 
-#include "interop/copy_pool.hpp"
+#include "runtime/copy_pool.hpp"
 #include "runtime/error.hpp"
 #include "runtime/log.hpp"
 #include "runtime/scratch.hpp"

@@ -1,4 +1,4 @@
-#include "interop/copy_pool.hpp"
+#include "runtime/copy_pool.hpp"
 
 #include <algorithm>
 #include <condition_variable>

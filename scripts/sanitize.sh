@@ -33,16 +33,18 @@ pair() {  # pair NAME1 CMD1 -- NAME2 CMD2: runs both, fails if either fails, sho
   for f in "${failed[@]}"; do tail -60 "$BUILD/$f.log" >&2; echo "sanitize: $f failed" >&2; done
   [ ${#failed[@]} = 0 ]
 }
-runs() { CLVF_NO_ZERO_COPY=$1 "$BUILD/bin/clvf_tests" --gtest_brief=1 && CLVF_NO_ZERO_COPY=$1 "$BUILD/bin/server_streams" 4 20; }
+# scripts/gtest.sh fails a run whose filter selected no test.
+gtest=(bash "$ROOT/scripts/gtest.sh")
+runs() { CLVF_NO_ZERO_COPY=$1 "${gtest[@]}" "$BUILD/bin/clvf_tests" --gtest_brief=1 && CLVF_NO_ZERO_COPY=$1 "$BUILD/bin/server_streams" 4 20; }
 pair zero-copy runs 0 -- staged runs 1
 # The fault sweeps (every OpenCL call and every allocation of a job failing in turn), in two
 # halves of about equal time.
 allocations_scale='FaultInjection.AllocationsScale:FaultInjection.DenoiseTemporal:FaultInjection.Colorspace'
-pair faults-1 "$BUILD/bin/clvf_fault_tests" --gtest_brief=1 --gtest_filter="$allocations_scale" \
-  -- faults-2 "$BUILD/bin/clvf_fault_tests" --gtest_brief=1 --gtest_filter="-$allocations_scale"
+pair faults-1 "${gtest[@]}" "$BUILD/bin/clvf_fault_tests" --gtest_brief=1 --gtest_filter="$allocations_scale" \
+  -- faults-2 "${gtest[@]}" "$BUILD/bin/clvf_fault_tests" --gtest_brief=1 --gtest_filter="-$allocations_scale"
 # CUDA frames on the fake CUDA driver: lookups, copies, slots and buffer lifetimes.
 echo "sanitize: cuda-frames"
-"$BUILD/bin/clvf_interop_unit_tests" --gtest_brief=1 --gtest_filter='*Cuda*' > "$BUILD/cuda-frames.log" 2>&1 \
+"${gtest[@]}" "$BUILD/bin/clvf_interop_unit_tests" --gtest_brief=1 --gtest_filter='*Cuda*' > "$BUILD/cuda-frames.log" 2>&1 \
   || { tail -60 "$BUILD/cuda-frames.log" >&2; exit 1; }
 # The FFmpeg glue (filters/*.c) sanitized too, in ffmpeg graphs.
 echo "sanitize: ffmpeg-glue"

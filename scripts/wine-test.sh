@@ -32,9 +32,10 @@ xvfb-run -a -s "-screen 0 1024x768x24 -nolisten tcp" bash -c "
   set -euo pipefail
   [ -f '$WINEPREFIX/system.reg' ] || wineboot -i >/dev/null 2>&1
   echo 'wine-test: interop tests on PoCL'
-  CLVF_TEST_PLATFORM=Portable timeout 600 wine '$TESTS' --gtest_brief=1
+  CLVF_TEST_PLATFORM=Portable timeout 600 bash '$ROOT/scripts/gtest.sh' wine '$TESTS' --gtest_brief=1
   echo 'wine-test: interop tests without kernels on Oclgrind (CL_RG: NV12 chroma planes)'
-  CLVF_TEST_PLATFORM=Oclgrind timeout 600 wine '$TESTS' --gtest_brief=1 --gtest_filter='$NO_KERNELS'
+  CLVF_TEST_PLATFORM=Oclgrind timeout 600 bash '$ROOT/scripts/gtest.sh' wine '$TESTS' --gtest_brief=1 \
+    --gtest_filter='$NO_KERNELS'
   echo 'wine-test: ffmpeg.exe with the clvf filters against the Linux build (frame checksums, the default PoCL device)'
   for vf in format=nv12,scale_clvf=w=160:h=120 format=yuv420p,denoise_clvf format=nv12,colorspace_clvf=matrix=bt709 \
             format=yuv420p,clvf=denoise-web-720p; do

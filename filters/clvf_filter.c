@@ -25,14 +25,20 @@
 #include "formats.h"
 #include "video.h"
 
+/* The filter instance calling into the library on this thread: the library's messages carry its
+ * name, as the filter's own do. (The library's callback is one for the process; FFmpeg may run
+ * filter graphs on several threads.) */
+static _Thread_local AVFilterContext *log_instance;
+
 static void clvf_to_av_log(void *opaque, clvf_log_level level, const char *message)
 {
     static const int levels[] = { AV_LOG_ERROR, AV_LOG_WARNING, AV_LOG_VERBOSE, AV_LOG_DEBUG };
-    av_log(opaque, levels[level], "%s\n", message);
+    av_log(log_instance, levels[level], "%s\n", message);
 }
 
-void ff_clvf_route_log(void)
+void ff_clvf_route_log(AVFilterContext *ctx)
 {
+    log_instance = ctx;
     clvf_set_log_callback(clvf_to_av_log, NULL);
 }
 
@@ -658,6 +664,7 @@ int ff_clvf_activate(AVFilterContext *ctx, CLVFInFlight *f, int (*submit_frame)(
     int64_t pts;
     int ret, status;
 
+    ff_clvf_route_log(ctx);
     FF_FILTER_FORWARD_STATUS_BACK(outlink, inlink);
     if ((ret = ff_inlink_consume_frame(inlink, &in)) < 0)
         return ret;

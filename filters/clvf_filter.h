@@ -29,7 +29,12 @@
 
 /* AVOption constants of the matrix, range and dither options (UNIT names the option's unit;
  * FLAGS must be defined). */
+/* An int option whose default is what the input's frames say (their tags): -h shows "input". */
+#define CLVF_OPT_INPUT (-1)
+#define CLVF_INPUT_CONST(unit) \
+    { "input", "as the input's frames say", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_OPT_INPUT }, 0, 0, FLAGS, unit }
 #define CLVF_MATRIX_CONSTS(unit)                                                                           \
+    CLVF_INPUT_CONST(unit),                                                                                 \
     { "bt709", "BT.709", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_BT709 }, 0, 0, FLAGS, unit },          \
     { "bt601", "BT.601", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_SMPTE170M }, 0, 0, FLAGS, unit },      \
     { "bt470bg", "BT.601", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_BT470BG }, 0, 0, FLAGS, unit },      \
@@ -38,6 +43,7 @@
     { "bt2020nc", "BT.2020 NCL", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_BT2020_NCL }, 0, 0, FLAGS, unit }, \
     { "bt2020ncl", "BT.2020 NCL", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_MATRIX_BT2020_NCL }, 0, 0, FLAGS, unit }
 #define CLVF_RANGE_CONSTS(unit)                                                                            \
+    CLVF_INPUT_CONST(unit),                                                                                 \
     { "tv", "limited range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_TV }, 0, 0, FLAGS, unit },         \
     { "limited", "limited range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_TV }, 0, 0, FLAGS, unit },    \
     { "mpeg", "limited range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_TV }, 0, 0, FLAGS, unit },       \
@@ -89,8 +95,9 @@ int ff_clvf_activate(AVFilterContext *ctx, CLVFInFlight *f, int (*submit_frame)(
       "FFmpeg device's queue must have profiling enabled) (default 0)",                                \
       offset, AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, flags }
 
-/* Routes the library's messages to av_log. */
-void ff_clvf_route_log(void);
+/* Routes the library's messages to av_log as CTX's (NULL: no filter's) on this thread: every
+ * clvf filter callback that reaches the library calls it first; uninit ends with NULL. */
+void ff_clvf_route_log(AVFilterContext *ctx);
 /* Logs "WHAT: <the library's message>" and returns the matching AVERROR. */
 int ff_clvf_error(AVFilterContext *ctx, clvf_status status, const char *what);
 

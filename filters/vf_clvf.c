@@ -62,7 +62,7 @@ static av_cold int clvf_chain_init(AVFilterContext *ctx)
 {
     CLVFChainContext *s = ctx->priv;
 
-    ff_clvf_route_log();
+    ff_clvf_route_log(ctx);
     if (!s->chain_text || !*s->chain_text) {
         av_log(ctx, AV_LOG_ERROR, "option 'chain' is empty: give a chain preset (%s) or clvf filters as -vf "
                "writes them\n", clvf_preset_names("chains"));
@@ -80,6 +80,7 @@ static int clvf_chain_query_formats(AVFilterContext *ctx)
     enum AVPixelFormat in[8], outs[8];
     int n_in = 0, n_out = 0, same = 1, seen;
     clvf_status st = CLVF_OK;
+    ff_clvf_route_log(ctx);
 
     for (int i = 0; ff_clvf_formats_all[i] != AV_PIX_FMT_NONE; i++) {
         clvf_stream want = { CLVF_API_VERSION, 0, 0, ff_clvf_format(ff_clvf_formats_all[i]) }, got;
@@ -124,8 +125,10 @@ static void release_state(CLVFChainContext *s)
 static av_cold void clvf_chain_uninit(AVFilterContext *ctx)
 {
     CLVFChainContext *s = ctx->priv;
+    ff_clvf_route_log(ctx);
     release_state(s);
     av_freep(&s->pending);
+    ff_clvf_route_log(NULL);
 }
 
 static int clvf_chain_config_output(AVFilterLink *outlink)
@@ -137,6 +140,7 @@ static int clvf_chain_config_output(AVFilterLink *outlink)
     clvf_status st;
     enum AVPixelFormat out_sw, taken[FF_ARRAY_ELEMS(s->out_of) + 1];
     int err, n_taken = 0;
+    ff_clvf_route_log(ctx);
 
     release_state(s);
     for (int i = 0; ff_clvf_formats_all[i] != AV_PIX_FMT_NONE; i++)
@@ -266,6 +270,7 @@ static int clvf_chain_activate(AVFilterContext *ctx)
     AVFrame *in = NULL;
     int64_t pts;
     int ret, status, got;
+    ff_clvf_route_log(ctx);
 
     FF_FILTER_FORWARD_STATUS_BACK(outlink, inlink);
     if ((ret = ff_inlink_consume_frame(inlink, &in)) < 0)

@@ -15,7 +15,7 @@
 #include "formats.h"
 #include "video.h"
 
-#define UNSET (-1)
+#define UNSET CLVF_OPT_INPUT
 
 typedef struct ColorspaceCLVFContext {
     const AVClass *class;
@@ -41,7 +41,7 @@ static av_cold int colorspace_clvf_init(AVFilterContext *ctx)
     clvf_status st;
     int err;
 
-    ff_clvf_route_log();
+    ff_clvf_route_log(ctx);
     if (s->preset && (err = ff_clvf_apply_preset(ctx, "colorspace_clvf", s->preset)) < 0)
         return err;
     if (s->out_format != AV_PIX_FMT_NONE && !ff_clvf_format(s->out_format)) {
@@ -88,9 +88,11 @@ static void release_op(ColorspaceCLVFContext *s)
 static av_cold void colorspace_clvf_uninit(AVFilterContext *ctx)
 {
     ColorspaceCLVFContext *s = ctx->priv;
+    ff_clvf_route_log(ctx);
     release_op(s);
     clvf_device_release(s->device);
     s->device = NULL;
+    ff_clvf_route_log(NULL);
 }
 
 static int colorspace_clvf_query_formats(AVFilterContext *ctx)
@@ -109,6 +111,7 @@ static int colorspace_clvf_config_output(AVFilterLink *outlink)
     ColorspaceCLVFContext *s = ctx->priv;
     enum AVPixelFormat in_sw, out_sw;
     int err;
+    ff_clvf_route_log(ctx);
 
     release_op(s);
     clvf_device_release(s->device);
@@ -242,6 +245,7 @@ static const AVOption colorspace_clvf_options[] = {
     { "chroma_location", "4:2:0 chroma siting, input and output: left, center, topleft (default: the frame's; "
       "untagged: left)", OFFSET(chroma_location), AV_OPT_TYPE_INT, { .i64 = UNSET }, UNSET, CLVF_CHROMA_TOPLEFT,
       FLAGS, "chroma_location" },
+    CLVF_INPUT_CONST("chroma_location"),
     { "left", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_CHROMA_LEFT }, 0, 0, FLAGS, "chroma_location" },
     { "center", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_CHROMA_CENTER }, 0, 0, FLAGS, "chroma_location" },
     { "topleft", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_CHROMA_TOPLEFT }, 0, 0, FLAGS, "chroma_location" },

@@ -55,7 +55,7 @@ static av_cold int denoise_clvf_init(AVFilterContext *ctx)
     clvf_status st;
     int err;
 
-    ff_clvf_route_log();
+    ff_clvf_route_log(ctx);
     if (s->preset && (err = ff_clvf_apply_preset(ctx, "denoise_clvf", s->preset)) < 0)
         return err;
     clvf_denoise_params_default(p);
@@ -100,7 +100,9 @@ static void release_state(DenoiseCLVFContext *s)
 
 static av_cold void denoise_clvf_uninit(AVFilterContext *ctx)
 {
+    ff_clvf_route_log(ctx);
     release_state(ctx->priv);
+    ff_clvf_route_log(NULL);
 }
 
 static int denoise_clvf_query_formats(AVFilterContext *ctx)
@@ -119,6 +121,7 @@ static int denoise_clvf_config_output(AVFilterLink *outlink)
     enum AVPixelFormat sw_format;
     clvf_status st;
     int err;
+    ff_clvf_route_log(ctx);
 
     release_state(s);
     if ((err = ff_clvf_input_format(ctx, inlink, ff_clvf_formats_420, &s->hw, &sw_format)) < 0)
@@ -201,6 +204,7 @@ static int denoise_clvf_activate(AVFilterContext *ctx)
     int64_t pts;
     int ret, status;
     clvf_status st;
+    ff_clvf_route_log(ctx);
 
     FF_FILTER_FORWARD_STATUS_BACK(outlink, inlink);
     if ((ret = ff_inlink_consume_frame(inlink, &in)) < 0)
@@ -229,24 +233,29 @@ static int denoise_clvf_activate(AVFilterContext *ctx)
 
 #define OFFSET(x) offsetof(DenoiseCLVFContext, x)
 #define FLAGS (AV_OPT_FLAG_FILTERING_PARAM | AV_OPT_FLAG_VIDEO_PARAM)
+#define MAX_S AV_STRINGIFY(CLVF_MAX_STRENGTH)
+#define MAX_WINDOW AV_STRINGIFY(CLVF_MAX_WINDOW)
 static const AVOption denoise_clvf_options[] = {
     { "preset", "named option set: light, medium, strong (see presets/denoise_clvf.preset), or a preset file "
       "path (PATH or PATH#NAME); options given explicitly override the preset's",
       OFFSET(preset), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
-    { "s", "denoising strength as nlmeans' s: weights exp(-ssd / (10 s)^2), 1 to 30 (default 1)",
-      OFFSET(s), AV_OPT_TYPE_DOUBLE, { .dbl = NAN }, 1, 30, FLAGS },
-    { "sc", "strength for the chroma planes, 1 to 30; 0: as s (default 0)",
-      OFFSET(sc), AV_OPT_TYPE_DOUBLE, { .dbl = NAN }, 0, 30, FLAGS },
-    { "p", "patch size, odd, 1 to 99 (default 7)", OFFSET(p), AV_OPT_TYPE_INT, { .i64 = UNSET_SIZE }, 0, 99, FLAGS },
-    { "pc", "patch size for the chroma planes, odd, 1 to 99; 0: as p (default 0)",
-      OFFSET(pc), AV_OPT_TYPE_INT, { .i64 = UNSET_CHROMA }, UNSET_CHROMA, 99, FLAGS },
-    { "r", "research window size, odd, 1 to 99 (default 15)", OFFSET(r), AV_OPT_TYPE_INT, { .i64 = UNSET_SIZE }, 0, 99, FLAGS },
-    { "rc", "research window size for the chroma planes, odd, 1 to 99; 0: as r (default 0)",
-      OFFSET(rc), AV_OPT_TYPE_INT, { .i64 = UNSET_CHROMA }, UNSET_CHROMA, 99, FLAGS },
+    { "s", "denoising strength as nlmeans' s: weights exp(-ssd / (10 s)^2), 1 to " MAX_S " (default 1)",
+      OFFSET(s), AV_OPT_TYPE_DOUBLE, { .dbl = NAN }, 1, CLVF_MAX_STRENGTH, FLAGS },
+    { "sc", "strength for the chroma planes, 1 to " MAX_S "; 0: as s (default 0)",
+      OFFSET(sc), AV_OPT_TYPE_DOUBLE, { .dbl = NAN }, 0, CLVF_MAX_STRENGTH, FLAGS },
+    { "p", "patch size, odd, 1 to " MAX_WINDOW " (default 7)",
+      OFFSET(p), AV_OPT_TYPE_INT, { .i64 = UNSET_SIZE }, 0, CLVF_MAX_WINDOW, FLAGS },
+    { "pc", "patch size for the chroma planes, odd, 1 to " MAX_WINDOW "; 0: as p (default 0)",
+      OFFSET(pc), AV_OPT_TYPE_INT, { .i64 = UNSET_CHROMA }, UNSET_CHROMA, CLVF_MAX_WINDOW, FLAGS },
+    { "r", "research window size, odd, 1 to " MAX_WINDOW " (default 15)",
+      OFFSET(r), AV_OPT_TYPE_INT, { .i64 = UNSET_SIZE }, 0, CLVF_MAX_WINDOW, FLAGS },
+    { "rc", "research window size for the chroma planes, odd, 1 to " MAX_WINDOW "; 0: as r (default 0)",
+      OFFSET(rc), AV_OPT_TYPE_INT, { .i64 = UNSET_CHROMA }, UNSET_CHROMA, CLVF_MAX_WINDOW, FLAGS },
     { "planes", "planes to denoise, a bit mask: 1 Y, 2 U, 4 V (NV12: 2 or 4 for UV); others are copied "
       "(default 15: all)", OFFSET(planes), AV_OPT_TYPE_INT, { .i64 = UNSET_PLANES }, UNSET_PLANES, 15, FLAGS },
-    { "t", "temporal radius: 0 spatial; 1 to 3: also search the t frames before and after (output is "
-      "delayed by t frames) (default 0)", OFFSET(t), AV_OPT_TYPE_INT, { .i64 = UNSET_T }, UNSET_T, 3, FLAGS },
+    { "t", "temporal radius: 0 spatial; 1 to " AV_STRINGIFY(CLVF_MAX_TEMPORAL_RADIUS) ": also search the t frames "
+      "before and after (output is delayed by t frames) (default 0)",
+      OFFSET(t), AV_OPT_TYPE_INT, { .i64 = UNSET_T }, UNSET_T, CLVF_MAX_TEMPORAL_RADIUS, FLAGS },
     { "wmode", "weighting of a patch distance u = ssd / (10 s)^2: welsch exp(-u), as nlmeans; bisquare-a "
       "max(0, 1-u); bisquare-b its square; bisquare-c its 8th power (KNLMeansCL's wmode 0-3) (default welsch)",
       OFFSET(wmode), AV_OPT_TYPE_INT, { .i64 = UNSET_WMODE }, UNSET_WMODE, CLVF_WEIGHT_BISQUARE_C, FLAGS, "wmode" },

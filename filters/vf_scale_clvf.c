@@ -34,7 +34,7 @@ typedef struct ScaleCLVFContext {
     CLVFInFlight flight;
 } ScaleCLVFContext;
 
-#define UNSET (-1)
+#define UNSET CLVF_OPT_INPUT
 
 static const enum AVPixelFormat scale_formats[] = {
     AV_PIX_FMT_NV12, AV_PIX_FMT_YUV420P, AV_PIX_FMT_P010LE, AV_PIX_FMT_YUV444P, AV_PIX_FMT_NONE
@@ -92,7 +92,7 @@ static av_cold int scale_clvf_init(AVFilterContext *ctx)
     clvf_status st;
     int err;
 
-    ff_clvf_route_log();
+    ff_clvf_route_log(ctx);
     if (s->preset && (err = ff_clvf_apply_preset(ctx, "scale_clvf", s->preset)) < 0)
         return err;
     if (s->out_format != AV_PIX_FMT_NONE && !ff_clvf_format(s->out_format)) {
@@ -107,9 +107,9 @@ static av_cold int scale_clvf_init(AVFilterContext *ctx)
         return ff_clvf_error(ctx, st, "option 'algorithm'");
     s->params.algorithm = algorithm;
     if (algorithm == CLVF_SCALE_LANCZOS) {
-        if (!isnan(s->param0) && (s->param0 != floor(s->param0) || s->param0 < 1 || s->param0 > 16)) {
+        if (!isnan(s->param0) && (s->param0 != floor(s->param0) || s->param0 < 1 || s->param0 > CLVF_MAX_LANCZOS_TAPS)) {
             av_log(ctx, AV_LOG_ERROR, "option 'param0' is %g: for lanczos it is the number of taps, "
-                   "an integer from 1 to 16\n", s->param0);
+                   "an integer from 1 to %d\n", s->param0, CLVF_MAX_LANCZOS_TAPS);
             return AVERROR(EINVAL);
         }
         if (!isnan(s->param0))
@@ -143,7 +143,9 @@ static void release_state(ScaleCLVFContext *s)
 
 static av_cold void scale_clvf_uninit(AVFilterContext *ctx)
 {
+    ff_clvf_route_log(ctx);
     release_state(ctx->priv);
+    ff_clvf_route_log(NULL);
 }
 
 /* w and h are FFmpeg expressions (iw, ih, a, sar, dar, ...; 0: input size; -n: keep the aspect
@@ -156,9 +158,9 @@ static int output_size(AVFilterContext *ctx, AVFilterLink *inlink, AVFilterLink 
     if ((err = ff_scale_eval_dimensions(ctx, s->w_expr, s->h_expr, inlink, outlink, &w, &h)) < 0)
         return err; /* the message names the expression */
     if (ff_scale_adjust_dimensions(inlink, &w, &h, s->force_original_aspect_ratio, s->force_divisible_by) < 0 ||
-        w < 1 || h < 1 || w > 16384 || h > 16384) {
+        w < 1 || h < 1 || w > CLVF_MAX_SIDE || h > CLVF_MAX_SIDE) {
         av_log(ctx, AV_LOG_ERROR, "output size %dx%d (from w='%s' h='%s', input %dx%d) is not allowed: "
-               "each side must be 1 to 16384\n", w, h, s->w_expr, s->h_expr, inlink->w, inlink->h);
+               "each side must be 1 to %d\n", w, h, s->w_expr, s->h_expr, inlink->w, inlink->h, CLVF_MAX_SIDE);
         return AVERROR(EINVAL);
     }
     if (((w | h) & 1) && out_sw != AV_PIX_FMT_YUV444P && out_sw != AV_PIX_FMT_RGBA && out_sw != AV_PIX_FMT_BGRA) {
@@ -205,6 +207,7 @@ static int scale_clvf_config_output(AVFilterLink *outlink)
     ScaleCLVFContext *s = ctx->priv;
     enum AVPixelFormat sw_format, out_sw;
     int err;
+    ff_clvf_route_log(ctx);
 
     release_state(s);
     if ((err = ff_clvf_input_format(ctx, inlink, scale_formats, &s->hw, &sw_format)) < 0)
@@ -301,8 +304,8 @@ static const AVOption scale_clvf_options[] = {
       OFFSET(force_divisible_by), AV_OPT_TYPE_INT, { .i64 = UNSET_DIVISIBLE }, UNSET_DIVISIBLE, 256, FLAGS },
     { "algorithm", "resampling filter: point (or neighbor), bilinear, bicubic, lanczos, spline16, spline36, "
       "spline64, area (default bicubic)", OFFSET(algorithm), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
-    { "param0", "bicubic B, 0 to 1 (default 1/3); lanczos taps, 1 to 16 (default 3)",
-      OFFSET(param0), AV_OPT_TYPE_DOUBLE, { .dbl = NAN }, 0, 16, FLAGS },
+    { "param0", "bicubic B, 0 to 1 (default 1/3); lanczos taps, 1 to " AV_STRINGIFY(CLVF_MAX_LANCZOS_TAPS) " (default 3)",
+      OFFSET(param0), AV_OPT_TYPE_DOUBLE, { .dbl = NAN }, 0, CLVF_MAX_LANCZOS_TAPS, FLAGS },
     { "param1", "bicubic C, 0 to 1 (default 1/3)", OFFSET(param1), AV_OPT_TYPE_DOUBLE, { .dbl = NAN }, 0, 1, FLAGS },
     { "format", "convert to this pixel format in the same pass: nv12, yuv420p, p010le, yuv444p, rgba, bgra "
       "(default: the input's)", OFFSET(out_format), AV_OPT_TYPE_PIXEL_FMT, { .i64 = AV_PIX_FMT_NONE }, -1, INT_MAX, FLAGS },

@@ -1,0 +1,93 @@
+// The filters' options: what `ffmpeg -h filter=NAME` shows, presets that tell the options a user
+// gave (at their default value too) from the rest, and the library's messages logged as the
+// filter instance's.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <map>
+#include <random>
+#include <regex>
+#include <sstream>
+
+#include "clvf/clvf.h"
+#include "ffmpeg_support.hpp"
+
+namespace clvf::test {
+namespace {
+
+// Option name -> the text of its "(default ...)", from the help of one filter.
+std::map<std::string, std::string> help_defaults(const std::string& filter) {
+  const std::string cmd = std::string(CLVF_FFMPEG) + " -hide_banner -h filter=" + filter + " 2>&1";
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return {};
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  pclose(p);
+  std::map<std::string, std::string> defaults;
+  std::istringstream lines(out);
+  // "   name    <type>   ..FV....... help (from A to B) (default X)"
+  const std::regex option(R"(^  +([a-z_0-9]+) +<[a-z_]+> +[.A-Za-z]+ .*\(default ([^()]*)\)$)");
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (std::regex_match(line, m, option)) defaults[m[1]] = m[2];
+  }
+  return defaults;
+}
+
+// Options whose default is what the input's frames say show it by name; the others' defaults are
+// sentinels (FFmpeg 5.1 and 7.1 give a filter no hook between setting the defaults and the user's
+// options, and presets must tell an option given at its default value from one not given), so
+// their help text says the real default.
+TEST(FfmpegOptions, HelpNamesTheDefaultsTakenFromTheInput) {
+  const auto scale = help_defaults("scale_clvf");
+  ASSERT_FALSE(scale.empty()) << "no options read from ffmpeg -h filter=scale_clvf";
+  for (const char* option : {"matrix", "in_matrix", "range", "in_range"})
+    EXPECT_EQ(scale.at(option), "input") << "scale_clvf " << option;
+  const auto colour = help_defaults("colorspace_clvf");
+  for (const char* option : {"matrix", "in_matrix", "range", "in_range", "chroma_location"})
+    EXPECT_EQ(colour.at(option), "input") << "colorspace_clvf " << option;
+}
+
+class FfmpegFilterOptions : public FfmpegTest {};
+
+TEST_F(FfmpegFilterOptions, AnOptionGivenAtItsDefaultStillBeatsThePreset) {
+  std::mt19937 rng(17);
+  const int w = 96, h = 64;
+  std::vector<uint8_t> raw(w * h * 3 / 2);
+  // Mild noise on mid grey: s=14 smooths it away, s=1 (weights below 1/255 dropped) leaves it.
+  for (auto& b : raw) b = static_cast<uint8_t>(120 + rng() % 17);
+  const auto in = dir_ / "in.yuv";
+  write_file(in, raw);
+  const auto read = [&](const std::string& chain) { return read_file(filter(in, "yuv420p", w, h, chain)); };
+  // strong is s=14; s=1 is the default: given, it wins.
+  EXPECT_TRUE(read("denoise_clvf=preset=strong:s=1") == read("denoise_clvf"));
+  EXPECT_FALSE(read("denoise_clvf=preset=strong") == read("denoise_clvf"));
+  // web-720p's spline36 against bicubic, the default, given.
+  EXPECT_TRUE(read("scale_clvf=preset=web-720p:algorithm=bicubic") ==
+              read("scale_clvf=w=1280:h=720:force_original_aspect_ratio=decrease:force_divisible_by=2"));
+  EXPECT_FALSE(read("scale_clvf=preset=web-720p") ==
+               read("scale_clvf=w=1280:h=720:force_original_aspect_ratio=decrease:force_divisible_by=2"));
+}
+
+TEST_F(FfmpegFilterOptions, LibraryMessagesNameTheFilterInstance) {
+  // A program cache that cannot be written: the library warns, through the filter's av_log.
+  const auto blocker = dir_ / "not-a-folder";
+  write_file(blocker, {1});
+  const std::string cmd = fmt::format(
+      "CLVF_CACHE_DIR={}/sub {} -hide_banner -nostdin -loglevel warning -f lavfi -i testsrc2=size=64x48 -frames:v 1 "
+      "-vf format=yuv420p,denoise_clvf=p=3:r=5 -f null - 2>&1",
+      blocker.string(), CLVF_FFMPEG);
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  ASSERT_EQ(pclose(p), 0) << out;
+  // The instance's name, as FFmpeg's own messages for it show it ("Parsed_denoise_clvf_1").
+  const std::regex warned(R"(\[Parsed_denoise_clvf_[0-9]+ @ 0x[0-9a-f]+\] program cache: cannot write)");
+  EXPECT_TRUE(std::regex_search(out, warned)) << out;
+}
+
+}  // namespace
+}  // namespace clvf::test

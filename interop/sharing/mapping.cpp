@@ -1,7 +1,10 @@
 // clvfEnqueueMapBuffer / clvfEnqueueMapImage / clvfEnqueueUnmapMemObject: the mapping rules for
-// objects made from Direct3D resources and their sub-buffers (P1–P5). Only P3 needs the
-// emulation's help: overlapping maps where one of them writes are refused. The rest (data visible
-// after unmap, mapped pointers usable by read/write commands) is the platform's own behaviour.
+// objects made from Direct3D resources and their sub-buffers (P1–P5), and A1 for the commands clvf
+// sees: a map of an object (or of a sub-buffer of one) that is not acquired fails with the
+// family's NOT_ACQUIRED code, since the emulation's copy of the resource is stale or about to be
+// overwritten then. P3 needs the emulation's help too: overlapping maps where one of them writes
+// are refused. The rest (data visible after unmap, mapped pointers usable by read/write commands)
+// is the platform's own behaviour.
 #include "clvf/cl_interop.h"
 #include "interop/sharing/registry.hpp"
 
@@ -32,6 +35,10 @@ void* map_checked(cl_mem object, Mapping wanted, size_t base, cl_int* errcode_re
   size_t offset = 0;
   SharedMem* mem = registry.find_mem_or_parent(object, &offset);
   if (mem) {
+    if (!mem->acquired) {
+      if (errcode_ret) *errcode_ret = mem->family->not_acquired;
+      return nullptr;
+    }
     wanted.origin[0] += offset * base;
     if (conflicts(*mem, wanted)) {
       if (errcode_ret) *errcode_ret = CL_INVALID_OPERATION;

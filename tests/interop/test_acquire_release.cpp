@@ -1,6 +1,8 @@
 // Rules A1–A5, R1, R2, R4, E1, E2: clEnqueueAcquire/ReleaseD3D11ObjectsKHR (and the DX9 pair,
 // which shares the state machine; its own checks are in test_dx9_surface.cpp).
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <thread>
 
 #include "d3d_env.hpp"
@@ -43,6 +45,38 @@ TEST_F(AcquireRelease, A1_AcquireBringsWhatDirect3DWrote) {
   ASSERT_EQ(acquire(&mem), CL_SUCCESS);
   EXPECT_EQ(read_cl_buffer(context->queue(), mem, kSize), later);
   ASSERT_EQ(release(&mem), CL_SUCCESS);
+}
+
+TEST_F(AcquireRelease, A1_MapWhileNotAcquiredIsRefused) {
+  const auto map = [&](cl_mem object, cl_int* err) {
+    return clvfEnqueueMapBuffer(context->queue(), object, CL_TRUE, CL_MAP_WRITE, 0, 100, 0, nullptr, nullptr, err);
+  };
+  cl_buffer_region region{0, 200};  // at the start: sub-buffer origins must be aligned
+  cl_int err = -1;
+  cl_mem sub = clCreateSubBuffer(mem, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  err = 0;
+  EXPECT_EQ(map(mem, &err), nullptr) << "before the first acquire";
+  EXPECT_EQ(err, CL_D3D11_RESOURCE_NOT_ACQUIRED_KHR);
+  err = 0;
+  EXPECT_EQ(map(sub, &err), nullptr) << "a sub-buffer of an object not acquired";
+  EXPECT_EQ(err, CL_D3D11_RESOURCE_NOT_ACQUIRED_KHR);
+
+  ASSERT_EQ(acquire(&mem), CL_SUCCESS);
+  void* p = map(sub, &err);
+  ASSERT_EQ(err, CL_SUCCESS) << "acquired";
+  std::memset(p, 0x33, 100);
+  ASSERT_EQ(clvfEnqueueUnmapMemObject(context->queue(), sub, p, 0, nullptr, nullptr), CL_SUCCESS);
+  ASSERT_EQ(release(&mem), CL_SUCCESS);
+  Bytes expected = data;
+  std::fill(expected.begin(), expected.begin() + 100, 0x33);
+  EXPECT_EQ(read_buffer(device.Get(), buffer.Get()), expected);
+
+  err = 0;
+  EXPECT_EQ(map(mem, &err), nullptr) << "after the release";
+  EXPECT_EQ(err, CL_D3D11_RESOURCE_NOT_ACQUIRED_KHR);
+  EXPECT_EQ(read_buffer(device.Get(), buffer.Get()), expected) << "a refused map changes nothing";
+  clReleaseMemObject(sub);
 }
 
 TEST_F(AcquireRelease, A2_AcquiredForEveryQueueOfTheContext) {

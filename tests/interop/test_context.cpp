@@ -1,4 +1,6 @@
 // Rules C1–C5: contexts made against a Direct3D 11 device or a D3D9 adapter.
+#include <thread>
+
 #include "d3d_env.hpp"
 
 namespace clvf::test {
@@ -75,22 +77,41 @@ TEST(SharingContext, C2_InvalidDeviceIsRefused) {
   EXPECT_EQ(ref_count(device.Get()), before) << "a refused context keeps no reference";
 }
 
-TEST(SharingContext, C3_UserSyncIsAcceptedWithEitherValue) {
+// C3 with A4 and R4: without USER_SYNC the runtime orders Direct3D's work and OpenCL's, with it
+// the application does (here: a flush and an event query before the acquire, a wait for the
+// release's event after). Direct3D writes the buffer right before every acquire and reads it
+// right after every release; each frame must see the other side's newest data.
+TEST(SharingContext, C3_UserSyncDecidesWhoSynchronises) {
   auto device = make_d3d11_device();
-  for (cl_context_properties value : {CL_TRUE, CL_FALSE}) {
+  ComPtr<ID3D11DeviceContext> ctx;
+  device->GetImmediateContext(&ctx);
+  for (cl_context_properties value : {CL_FALSE, CL_TRUE}) {
     Context context({CL_CONTEXT_D3D11_DEVICE_KHR, prop(device.Get()), CL_CONTEXT_INTEROP_USER_SYNC, value});
     ASSERT_NE(context.get(), nullptr);
-    Bytes data = random_bytes(300, 5);
-    auto buffer = make_buffer(device.Get(), 300, D3D11_USAGE_DEFAULT, &data);
+    auto buffer = make_buffer(device.Get(), 300, D3D11_USAGE_DEFAULT);
     cl_mem mem = sharing().create_buffer(context.get(), CL_MEM_READ_WRITE, buffer.Get(), nullptr);
-    ASSERT_EQ(sharing().acquire_d3d11(context.queue(), 1, &mem, 0, nullptr, nullptr), CL_SUCCESS);
-    EXPECT_EQ(read_cl_buffer(context.queue(), mem, 300), data);
-    invert_with_kernel(context.get(), context.queue(), mem, 300);
-    cl_event released = nullptr;
-    ASSERT_EQ(sharing().release_d3d11(context.queue(), 1, &mem, 0, nullptr, &released), CL_SUCCESS);
-    clWaitForEvents(1, &released);  // with USER_SYNC the application waits for the release
-    clReleaseEvent(released);
-    EXPECT_EQ(read_buffer(device.Get(), buffer.Get()), inverted(data)) << "USER_SYNC " << value;
+    ASSERT_NE(mem, nullptr);
+    for (int frame = 0; frame < 20; ++frame) {
+      const Bytes data = random_bytes(300, 100 + frame);
+      ctx->UpdateSubresource(buffer.Get(), 0, nullptr, data.data(), 0, 0);  // not flushed
+      if (value == CL_TRUE) {
+        D3D11_QUERY_DESC desc{D3D11_QUERY_EVENT, 0};
+        ComPtr<ID3D11Query> done;
+        ASSERT_TRUE(SUCCEEDED(device->CreateQuery(&desc, &done)));
+        ctx->End(done.Get());
+        ctx->Flush();
+        BOOL finished = FALSE;
+        while (ctx->GetData(done.Get(), &finished, sizeof finished, 0) != S_OK || !finished) std::this_thread::yield();
+      }
+      ASSERT_EQ(sharing().acquire_d3d11(context.queue(), 1, &mem, 0, nullptr, nullptr), CL_SUCCESS);
+      EXPECT_EQ(read_cl_buffer(context.queue(), mem, 300), data) << "USER_SYNC " << value << " frame " << frame;
+      invert_with_kernel(context.get(), context.queue(), mem, 300);
+      cl_event released = nullptr;
+      ASSERT_EQ(sharing().release_d3d11(context.queue(), 1, &mem, 0, nullptr, &released), CL_SUCCESS);
+      if (value == CL_TRUE) clWaitForEvents(1, &released);
+      clReleaseEvent(released);
+      EXPECT_EQ(read_buffer(device.Get(), buffer.Get()), inverted(data)) << "USER_SYNC " << value << " frame " << frame;
+    }
     clReleaseMemObject(mem);
   }
   cl_int err = 0;

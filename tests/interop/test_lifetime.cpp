@@ -42,14 +42,17 @@ TEST(Lifetime, L1_MemObjectKeepsTheResourceAliveAfterTheApplicationDropsIt) {
 
 TEST(Lifetime, L1_ContextKeepsTheDeviceAliveAfterTheApplicationDropsIt) {
   ID3D11Device* raw = make_d3d11_device().Detach();
+  const ULONG before = ref_count(raw);
   auto context = std::make_unique<Context>(
       std::vector<cl_context_properties>{CL_CONTEXT_D3D11_DEVICE_KHR, reinterpret_cast<cl_context_properties>(raw)});
   ASSERT_NE(context->get(), nullptr);
+  // The application's reference gone, the context's alone holds the device (no resource of it
+  // exists yet to hold it too).
+  ASSERT_EQ(raw->Release(), before) << "the context holds a reference of its own";
   Bytes data = random_bytes(128, 82);
   ComPtr<ID3D11Buffer> buffer = make_buffer(raw, 128, D3D11_USAGE_DEFAULT, &data);
   cl_mem mem = sharing().create_buffer(context->get(), CL_MEM_READ_WRITE, buffer.Get(), nullptr);
-  // The buffer holds the device too; drop the application's device reference entirely.
-  raw->Release();
+  ASSERT_NE(mem, nullptr);
   ASSERT_EQ(sharing().acquire_d3d11(context->queue(), 1, &mem, 0, nullptr, nullptr), CL_SUCCESS);
   EXPECT_EQ(read_cl_buffer(context->queue(), mem, 128), data);
   EXPECT_EQ(sharing().release_d3d11(context->queue(), 1, &mem, 0, nullptr, nullptr), CL_SUCCESS);

@@ -121,21 +121,36 @@ TEST_F(FfmpegScale, OpenCLFramesPathEqualsSystemMemoryPath) {
 }
 
 // Per plane: PSNR and the largest difference of two frames, printed and recorded.
+// Per plane: PSNR at least the minimum; luma never more than max_luma_error levels off; at most
+// far_share of the chroma samples more than 1 level off (negative: not checked).
 void compare_planes(const std::vector<uint8_t>& ours, const std::vector<uint8_t>& theirs, int w, int h,
-                    const std::string& what, double min_luma_db, double min_chroma_db) {
+                    const std::string& what, double min_luma_db, double min_chroma_db, int max_luma_error = 255,
+                    double far_share = -1) {
   ASSERT_EQ(theirs.size(), ours.size()) << what;
   const auto a = split_frames(ours, CLVF_PIX_YUV420P, w, h), b = split_frames(theirs, CLVF_PIX_YUV420P, w, h);
   for (size_t i = 0; i < 3; ++i) {
-    const double db = psnr(a[0][i].data, b[0][i].data);
+    const auto& x = a[0][i].data;
+    const auto& y = b[0][i].data;
+    const double db = psnr(x, y);
     int max_err = 0;
-    for (size_t n = 0; n < a[0][i].data.size(); ++n) max_err = std::max(max_err, std::abs(a[0][i].data[n] - b[0][i].data[n]));
+    size_t far = 0;
+    for (size_t n = 0; n < x.size(); ++n) {
+      const int e = std::abs(x[n] - y[n]);
+      max_err = std::max(max_err, e);
+      far += e > 1;
+    }
+    const double share = double(far) / double(x.size());
     ::testing::Test::RecordProperty(fmt::format("{}_plane{}", what, i), fmt::format("{:.2f} dB, max {}", db, max_err));
-    std::printf("scale_clvf vs %-28s plane %zu: PSNR %6.2f dB, max error %d\n", what.c_str(), i, db, max_err);
+    std::printf("scale_clvf vs %-28s plane %zu: PSNR %6.2f dB, max error %d, %.4f%% more than 1 off\n", what.c_str(),
+                i, db, max_err, 100 * share);
     EXPECT_GE(db, i == 0 ? min_luma_db : min_chroma_db) << what << " plane " << i;
+    if (i == 0) EXPECT_LE(max_err, max_luma_error) << what << " luma";
+    if (i > 0 && far_share >= 0) EXPECT_LE(share, far_share) << what << " plane " << i;
   }
 }
 
 TEST_F(FfmpegScale, MatchesZscaleForEveryFilter) {
+  constexpr double kFarShare = 0.0005;  // 0.05%; measured at most 0.028% (lanczos 5, V plane, 720p)
   // zscale (zimg) defines the same filters, sitings and edges. It rounds its weights to 14 bits
   // for 8-bit data and clips its 16-bit intermediate between the passes, so where ringing
   // overshoots it differs from clvf (whose float intermediate the float64 reference confirms)
@@ -159,7 +174,10 @@ TEST_F(FfmpegScale, MatchesZscaleForEveryFilter) {
     for (const auto& p : pairs) {
       const auto ours = read_file(scale(in, "yuv420p", 1920, 1080, fmt::format("scale_clvf=w={}:h={}:{}", w, h, p.ours)));
       const auto theirs = read_file(scale(in, "yuv420p", 1920, 1080, fmt::format("zscale=w={}:h={}:{}", w, h, p.zscale)));
-      compare_planes(ours, theirs, w, h, fmt::format("zscale {} {}x{}", p.zscale.substr(7), w, h), 48, 48);
+      // As docs/filters/scale_clvf.md says: 68-99 dB; luma within 1 level; chroma more than 1
+      // level off only where ringing overshoots (zimg clips there), at few samples.
+      compare_planes(ours, theirs, w, h, fmt::format("zscale {} {}x{}", p.zscale.substr(7), w, h), 68, 68, 1,
+                     kFarShare);
     }
   }
 }

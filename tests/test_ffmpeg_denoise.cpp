@@ -122,8 +122,9 @@ TEST_F(FfmpegDenoise, GainAtLeastNlmeansAtItsBestStrength) {
       RecordProperty(fmt::format("{}_sigma{}", ph.name, sigma),
                      fmt::format("noisy {:.2f} nlmeans {:.2f} ours {:.2f} preset {:.2f}", noisy_db, best_theirs, best_ours, preset));
       EXPECT_GE(best_ours - noisy_db, best_theirs - noisy_db - 0.005) << ph.name << " sigma " << sigma;
-      // The preset for this noise level is tuned on these photographs: close to the best.
-      EXPECT_GE(preset, best_theirs - 0.5) << "preset " << presets[n] << " on " << ph.name << " sigma " << sigma;
+      // The preset for this noise level is tuned on these photographs: within 0.12 dB of nlmeans
+      // at its best s, as the denoise page says (measured 0.10 dB below at most).
+      EXPECT_GE(preset, best_theirs - 0.12) << "preset " << presets[n] << " on " << ph.name << " sigma " << sigma;
     }
   }
 }

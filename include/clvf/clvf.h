@@ -1,8 +1,10 @@
 /* clvf: OpenCL video filters. The public C API.
  *
  * Every call returns a clvf_status; on failure clvf_last_error() gives a message for the calling
- * thread that names what was wrong and what is allowed. Objects are created and planned once
- * (all allocation happens there); processing a frame allocates nothing.
+ * thread that names what was wrong and what is allowed. Objects are created and planned once:
+ * kernels, tables, intermediates and staging buffers are allocated there. Processing a frame
+ * still makes small objects (host planes used in place are wrapped in a cl_mem per frame, and
+ * OpenCL events and a few host vectors), but no device memory for pixels.
  *
  * Thread safety: a clvf_device may be shared by threads (its program cache is locked); one
  * operation (clvf_scale, clvf_denoise, clvf_colorspace) must be used by one thread at a time. */

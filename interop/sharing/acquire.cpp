@@ -52,6 +52,10 @@ cl_int transfer(const Family& family, bool acquire, cl_command_queue queue, cl_u
     bool repeated = std::find(mems.begin(), mems.end(), mem) != mems.end();
     if (acquire && (mem->acquired || repeated)) return family.already_acquired;
     if (!acquire && (!mem->acquired || repeated)) return family.not_acquired;
+    // P4: the release reads the object (its copy back to Direct3D); a region still mapped for
+    // writing is undefined until unmapped, so the release is refused and nothing changes.
+    if (!acquire && std::any_of(mem->mappings.begin(), mem->mappings.end(), [](const Mapping& m) { return m.write; }))
+      return CL_INVALID_OPERATION;
     mems.push_back(mem);
   }
 

@@ -3,8 +3,9 @@
 // sees: a map of an object (or of a sub-buffer of one) that is not acquired fails with the
 // family's NOT_ACQUIRED code, since the emulation's copy of the resource is stale or about to be
 // overwritten then. P3 needs the emulation's help too: overlapping maps where one of them writes
-// are refused. The rest (data visible after unmap, mapped pointers usable by read/write commands)
-// is the platform's own behaviour.
+// are refused, and (in acquire.cpp) a release while a region is mapped for writing (P4). The rest
+// (data visible after unmap, mapped pointers usable by read/write commands) is the platform's own
+// behaviour.
 #include "clvf/cl_interop.h"
 #include "interop/sharing/registry.hpp"
 

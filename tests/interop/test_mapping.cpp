@@ -133,6 +133,26 @@ TEST_F(Mapping, P4_UnmappedBeforeAKernelUsesIt) {
   EXPECT_EQ(read_cl_buffer(context->queue(), mem, kSize), inverted(written));
 }
 
+TEST_F(Mapping, P4_ReleaseWhileMappedForWritingIsRefused) {
+  cl_int err = -1;
+  uint8_t* p = map(mem, CL_MAP_WRITE, 0, kSize, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  std::memset(p, 0x77, kSize);
+  EXPECT_EQ(sharing().release_d3d11(context->queue(), 1, &mem, 0, nullptr, nullptr), CL_INVALID_OPERATION)
+      << "the release would read a region the application is still writing";
+  EXPECT_EQ(read_buffer(device.Get(), buffer.Get()), data) << "a refused release changes nothing";
+  unmap(mem, p);
+  ASSERT_EQ(sharing().release_d3d11(context->queue(), 1, &mem, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(read_buffer(device.Get(), buffer.Get()), Bytes(kSize, 0x77));
+  ASSERT_EQ(sharing().acquire_d3d11(context->queue(), 1, &mem, 0, nullptr, nullptr), CL_SUCCESS);
+  // Mapped for reading only: the release may read the object.
+  uint8_t* r = map(mem, CL_MAP_READ, 0, 64, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  EXPECT_EQ(sharing().release_d3d11(context->queue(), 1, &mem, 0, nullptr, nullptr), CL_SUCCESS);
+  unmap(mem, r);
+  ASSERT_EQ(sharing().acquire_d3d11(context->queue(), 1, &mem, 0, nullptr, nullptr), CL_SUCCESS);
+}
+
 TEST_F(Mapping, P5_MappedPointerAsReadAndWritePointer) {
   cl_int err = -1;
   uint8_t* p = map(mem, CL_MAP_READ, 0, kSize, &err);

@@ -4,8 +4,10 @@
 // memory: only the checks and the state machine are under test here; the Direct3D side runs
 // under Wine). Invariants, checked against the fuzzer's own model: results are among the codes
 // the extension allows, a refused call changes no state and creates no event, an accepted one
-// flips every listed object, a map that overlaps a written one is refused and any other is not,
-// and every device reference a refused context took is dropped.
+// flips every listed object, a map of an object not acquired is refused (A1), a map that overlaps
+// a written one is refused and any other is not (P3), a release while a map for writing is open
+// is refused (P4) and no other is for that reason, and every device reference a refused context
+// took is dropped.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <algorithm>
@@ -107,7 +109,15 @@ bool acquired(cl_mem m) {
   return s && s->acquired;
 }
 
-void acquire_or_release(FuzzedDataProvider& in, World& w) {
+// The fuzzer's own model of the maps open on shared[0] (in its bytes; the sub-buffer's are offset).
+struct OpenMap {
+  cl_mem object;
+  void* pointer;
+  size_t begin, end;
+  bool write;
+};
+
+void acquire_or_release(FuzzedDataProvider& in, World& w, const std::vector<OpenMap>& open) {
   const bool acquire = in.ConsumeBool();
   const Family& family = in.ConsumeBool() ? kFamily : kOther;
   const cl_command_queue queues[] = {w.queue, w.other_queue, nullptr};
@@ -135,8 +145,13 @@ void acquire_or_release(FuzzedDataProvider& in, World& w) {
                                                                    event_out);
   const cl_int allowed[] = {CL_SUCCESS, CL_INVALID_VALUE, CL_INVALID_COMMAND_QUEUE, CL_INVALID_CONTEXT,
                             CL_INVALID_EVENT_WAIT_LIST, CL_INVALID_MEM_OBJECT, family.already_acquired,
-                            family.not_acquired};
+                            family.not_acquired, CL_INVALID_OPERATION};
   require(std::find(std::begin(allowed), std::end(allowed), err) != std::end(allowed), "an allowed result");
+  const bool written_map = std::any_of(open.begin(), open.end(), [](const OpenMap& m) { return m.write; });
+  const bool lists_mapped = list && std::find(list, list + count, w.shared[0]) != list + count;
+  if (err == CL_INVALID_OPERATION)
+    require(!acquire && lists_mapped && written_map, "a release is refused for a map only while one writes");
+  if (err == CL_SUCCESS && !acquire && lists_mapped) require(!written_map, "no release while a map writes");
   if (err != CL_SUCCESS) {
     for (size_t i = 0; i < w.shared.size(); ++i) require(acquired(w.shared[i]) == before[i], "a refused call changes nothing");
     require(!event_out || event == nullptr, "a refused call creates no event");
@@ -155,14 +170,6 @@ void acquire_or_release(FuzzedDataProvider& in, World& w) {
     clReleaseEvent(event);
   }
 }
-
-// The fuzzer's own model of the maps open on shared[0] (in its bytes; the sub-buffer's are offset).
-struct OpenMap {
-  cl_mem object;
-  void* pointer;
-  size_t begin, end;
-  bool write;
-};
 
 void map_or_unmap(FuzzedDataProvider& in, World& w, std::vector<OpenMap>& open) {
   if (in.ConsumeBool() && !open.empty()) {
@@ -186,12 +193,13 @@ void map_or_unmap(FuzzedDataProvider& in, World& w, std::vector<OpenMap>& open) 
   const size_t begin = offset + (on_sub ? w.sub_origin : 0), end = begin + size;
   bool conflict = false;
   for (const OpenMap& m : open) conflict |= (m.write || write) && begin < m.end && m.begin < end;
+  const cl_int expected = !acquired(w.shared[0]) ? kFamily.not_acquired : conflict ? CL_INVALID_OPERATION : CL_SUCCESS;
   cl_int err = -1;
   void* p = clvfEnqueueMapBuffer(w.queue, object, CL_TRUE, flags, offset, size, 0, nullptr, nullptr, &err);
-  if (conflict ? err != CL_INVALID_OPERATION || p != nullptr : err != CL_SUCCESS || p == nullptr) {
-    std::fprintf(stderr, "map [%zu, %zu) %s on %s: result %d, %zu open maps\n", begin, end, write ? "write" : "read",
-                 on_sub ? "the sub-buffer" : "the buffer", err, open.size());
-    require(false, "a map is refused exactly when it overlaps a map for writing");
+  if (err != expected || (p != nullptr) != (expected == CL_SUCCESS)) {
+    std::fprintf(stderr, "map [%zu, %zu) %s on %s: result %d (expected %d), %zu open maps\n", begin, end,
+                 write ? "write" : "read", on_sub ? "the sub-buffer" : "the buffer", err, expected, open.size());
+    require(false, "a map is refused exactly when its object is not acquired or it overlaps a map for writing");
   }
   if (p) open.push_back({object, p, begin, end, write});
 }
@@ -235,7 +243,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<OpenMap> open;
   for (int step = 0; step < 16 && in.remaining_bytes() > 0; ++step) {
     switch (in.ConsumeIntegralInRange(0, 2)) {
-      case 0: acquire_or_release(in, w); break;
+      case 0: acquire_or_release(in, w, open); break;
       case 1: map_or_unmap(in, w, open); break;
       case 2: create_context_properties(in); break;
     }

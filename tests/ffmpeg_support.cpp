@@ -12,7 +12,11 @@ namespace clvf::test {
 namespace fs = std::filesystem;
 
 ProcessResult run_ffmpeg(const std::string& args) {
-  const std::string cmd = std::string(CLVF_FFMPEG) + " -hide_banner -nostdin -loglevel error " + args + " 2>&1";
+  return run_command(std::string(CLVF_FFMPEG) + " -hide_banner -nostdin -loglevel error " + args);
+}
+
+ProcessResult run_command(const std::string& command) {
+  const std::string cmd = command + " 2>&1";
   ProcessResult r{0, {}};
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return {-1, "popen failed"};

@@ -18,6 +18,8 @@ struct ProcessResult {
   std::string output;
 };
 
+// Runs a shell command line; its output is stdout and stderr together.
+ProcessResult run_command(const std::string& cmd);
 // Runs build/bin/ffmpeg with these arguments (errors only on its output).
 ProcessResult run_ffmpeg(const std::string& args);
 std::vector<uint8_t> read_file(const std::filesystem::path& p);

@@ -3,7 +3,6 @@
 // filter instance's.
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <map>
 #include <random>
 #include <regex>
@@ -17,13 +16,7 @@ namespace {
 
 // Option name -> the text of its "(default ...)", from the help of one filter.
 std::map<std::string, std::string> help_defaults(const std::string& filter) {
-  const std::string cmd = std::string(CLVF_FFMPEG) + " -hide_banner -h filter=" + filter + " 2>&1";
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return {};
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  pclose(p);
+  const std::string out = run_command(std::string(CLVF_FFMPEG) + " -hide_banner -h filter=" + filter).output;
   std::map<std::string, std::string> defaults;
   std::istringstream lines(out);
   // "   name    <type>   ..FV....... help (from A to B) (default X)"
@@ -76,14 +69,10 @@ TEST_F(FfmpegFilterOptions, LibraryMessagesNameTheFilterInstance) {
   write_file(blocker, {1});
   const std::string cmd = fmt::format(
       "CLVF_CACHE_DIR={}/sub {} -hide_banner -nostdin -loglevel warning -f lavfi -i testsrc2=size=64x48 -frames:v 1 "
-      "-vf format=yuv420p,denoise_clvf=p=3:r=5 -f null - 2>&1",
+      "-vf format=yuv420p,denoise_clvf=p=3:r=5 -f null -",
       blocker.string(), CLVF_FFMPEG);
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  ASSERT_EQ(pclose(p), 0) << out;
+  const auto [status, out] = run_command(cmd);
+  ASSERT_EQ(status, 0) << out;
   // The instance's name, as FFmpeg's own messages for it show it ("Parsed_denoise_clvf_1").
   const std::regex warned(R"(\[Parsed_denoise_clvf_[0-9]+ @ 0x[0-9a-f]+\] program cache: cannot write)");
   EXPECT_TRUE(std::regex_search(out, warned)) << out;

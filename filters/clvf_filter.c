@@ -44,7 +44,10 @@ void ff_clvf_route_log(AVFilterContext *ctx)
 
 int ff_clvf_error(AVFilterContext *ctx, clvf_status status, const char *what)
 {
-    av_log(ctx, AV_LOG_ERROR, "%s: %s\n", what, clvf_last_error());
+    if (what)
+        av_log(ctx, AV_LOG_ERROR, "%s: %s\n", what, clvf_last_error());
+    else
+        av_log(ctx, AV_LOG_ERROR, "%s\n", clvf_last_error());
     switch (status) {
     case CLVF_ERROR_INVALID_ARGUMENT: return AVERROR(EINVAL);
     case CLVF_ERROR_UNSUPPORTED:      return AVERROR(ENOSYS);
@@ -129,6 +132,14 @@ clvf_pixel_format ff_clvf_format(enum AVPixelFormat f)
     case AV_PIX_FMT_BGRA:    return CLVF_PIX_BGRA;
     default:                 return 0;
     }
+}
+
+enum AVPixelFormat ff_clvf_av_format(clvf_pixel_format f)
+{
+    for (const enum AVPixelFormat *p = ff_clvf_formats_all; *p != AV_PIX_FMT_NONE; p++)
+        if (ff_clvf_format(*p) == f)
+            return *p;
+    return AV_PIX_FMT_NONE;
 }
 
 int ff_clvf_frames_kind(enum AVPixelFormat format)
@@ -559,7 +570,9 @@ int ff_clvf_is_rgb(clvf_pixel_format format)
     return format == CLVF_PIX_RGBA || format == CLVF_PIX_BGRA;
 }
 
-clvf_matrix ff_clvf_frame_matrix(const AVFrame *f)
+/* A frame's tags as clvf numbers, 0 where untagged or not one clvf knows: the planner reads
+ * untagged streams. */
+static clvf_matrix frame_matrix(const AVFrame *f)
 {
     switch (f->colorspace) {
     case AVCOL_SPC_BT470BG:
@@ -569,32 +582,50 @@ clvf_matrix ff_clvf_frame_matrix(const AVFrame *f)
     case AVCOL_SPC_BT2020_NCL:
         return (clvf_matrix)f->colorspace; /* the same H.273 numbers */
     default:
-        return f->height >= 720 ? CLVF_MATRIX_BT709 : CLVF_MATRIX_SMPTE170M;
+        return 0;
     }
 }
 
-clvf_range ff_clvf_frame_range(const AVFrame *f, clvf_pixel_format format)
+static clvf_range frame_range(const AVFrame *f)
 {
-    return ff_clvf_is_rgb(format) || f->color_range == AVCOL_RANGE_JPEG ? CLVF_RANGE_PC : CLVF_RANGE_TV;
+    return f->color_range == AVCOL_RANGE_JPEG ? CLVF_RANGE_PC : f->color_range == AVCOL_RANGE_MPEG ? CLVF_RANGE_TV : 0;
 }
 
-clvf_chroma_location ff_clvf_frame_chroma_location(const AVFrame *f)
+static clvf_chroma_location frame_chroma_location(const AVFrame *f)
 {
     switch (f->chroma_location) {
+    case AVCHROMA_LOC_LEFT:    return CLVF_CHROMA_LEFT;
     case AVCHROMA_LOC_CENTER:  return CLVF_CHROMA_CENTER;
     case AVCHROMA_LOC_TOPLEFT: return CLVF_CHROMA_TOPLEFT;
-    default:                   return CLVF_CHROMA_LEFT; /* also unspecified, as H.264/HEVC */
+    default:                   return 0;
     }
 }
 
-void ff_clvf_tag_frame(AVFrame *out, clvf_pixel_format format, clvf_matrix matrix, clvf_range range,
-                       clvf_chroma_location location)
+clvf_stream ff_clvf_stream(const AVFilterLink *link, enum AVPixelFormat sw_format, const AVFrame *f)
 {
-    out->colorspace = ff_clvf_is_rgb(format) ? AVCOL_SPC_RGB : (enum AVColorSpace)matrix;
-    out->color_range = range == CLVF_RANGE_PC ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
-    out->chroma_location = format == CLVF_PIX_YUV444P || ff_clvf_is_rgb(format)
-                               ? AVCHROMA_LOC_UNSPECIFIED
-                               : (enum AVChromaLocation)location;
+    clvf_stream s = { CLVF_API_VERSION, link->w, link->h, ff_clvf_format(sw_format) };
+    s.sar_num = link->sample_aspect_ratio.num;
+    s.sar_den = link->sample_aspect_ratio.den;
+    if (f) {
+        s.matrix = frame_matrix(f);
+        s.range = frame_range(f);
+        s.chroma_location = frame_chroma_location(f);
+    }
+    return s;
+}
+
+void ff_clvf_tag_frame(AVFrame *out, const clvf_stream *o)
+{
+    if (ff_clvf_is_rgb(o->format))
+        out->colorspace = AVCOL_SPC_RGB;
+    else if (o->matrix)
+        out->colorspace = (enum AVColorSpace)o->matrix;
+    if (o->range)
+        out->color_range = o->range == CLVF_RANGE_PC ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
+    if (o->format == CLVF_PIX_YUV444P || ff_clvf_is_rgb(o->format))
+        out->chroma_location = AVCHROMA_LOC_UNSPECIFIED;
+    else if (o->chroma_location)
+        out->chroma_location = (enum AVChromaLocation)o->chroma_location;
 }
 
 static int complete_oldest(AVFilterContext *ctx, CLVFInFlight *f)

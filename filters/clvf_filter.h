@@ -55,14 +55,12 @@
     { "none", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_DITHER_NONE }, 0, 0, FLAGS, unit },                \
     { "ordered", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_DITHER_ORDERED }, 0, 0, FLAGS, unit }
 
-/* What a frame's tags say of its coding; untagged: BT.709 from 720 lines up, else BT.601; tv
- * (pc for RGB formats); left siting. */
-clvf_matrix ff_clvf_frame_matrix(const AVFrame *f);
-clvf_range ff_clvf_frame_range(const AVFrame *f, clvf_pixel_format format);
-clvf_chroma_location ff_clvf_frame_chroma_location(const AVFrame *f);
-/* Tags an output frame with the coding it was converted to. */
-void ff_clvf_tag_frame(AVFrame *out, clvf_pixel_format format, clvf_matrix matrix, clvf_range range,
-                       clvf_chroma_location location);
+/* The stream of `link` with planes of sw_format, tagged as frame `f` is (NULL: untagged): what
+ * the library plans from (clvf_scale_plan, clvf_colorspace_plan, clvf_chain_create). */
+clvf_stream ff_clvf_stream(const AVFilterLink *link, enum AVPixelFormat sw_format, const AVFrame *f);
+/* Sets on an output frame (which carries its source's properties) the tags a plan's output
+ * stream has; what the stream leaves untagged stays as it is. */
+void ff_clvf_tag_frame(AVFrame *out, const clvf_stream *output);
 int ff_clvf_is_rgb(clvf_pixel_format format);
 
 /* Frames in flight through an operation's submit / complete, oldest first, each input kept until
@@ -98,7 +96,8 @@ int ff_clvf_activate(AVFilterContext *ctx, CLVFInFlight *f, int (*submit_frame)(
 /* Routes the library's messages to av_log as CTX's (NULL: no filter's) on this thread: every
  * clvf filter callback that reaches the library calls it first; uninit ends with NULL. */
 void ff_clvf_route_log(AVFilterContext *ctx);
-/* Logs "WHAT: <the library's message>" and returns the matching AVERROR. */
+/* Logs "WHAT: <the library's message>" (WHAT NULL: the message alone; the planner's name the
+ * filter) and returns the matching AVERROR. */
 int ff_clvf_error(AVFilterContext *ctx, clvf_status status, const char *what);
 
 /* Sets the options of preset NAME for FILTER that the user left unset (an option is unset while
@@ -147,5 +146,7 @@ void ff_clvf_describe_frame(const AVFrame *f, int hw, clvf_pixel_format format, 
 
 /* The clvf format of an FFmpeg one (0 when clvf has none). */
 clvf_pixel_format ff_clvf_format(enum AVPixelFormat f);
+/* The FFmpeg format of a clvf one (AV_PIX_FMT_NONE for yv12, which FFmpeg frames are not). */
+enum AVPixelFormat ff_clvf_av_format(clvf_pixel_format f);
 
 #endif /* AVFILTER_CLVF_FILTER_H */

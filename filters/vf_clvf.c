@@ -31,33 +31,6 @@ typedef struct CLVFChainContext {
     int eof;
 } CLVFChainContext;
 
-static enum AVPixelFormat av_format_of(clvf_pixel_format f)
-{
-    for (const enum AVPixelFormat *p = ff_clvf_formats_all; *p != AV_PIX_FMT_NONE; p++)
-        if (ff_clvf_format(*p) == f)
-            return *p;
-    return AV_PIX_FMT_NONE;
-}
-
-/* A stream of frames like `f` (NULL: untagged) on `link`. */
-static clvf_stream stream_of(const AVFilterLink *link, enum AVPixelFormat sw, const AVFrame *f)
-{
-    clvf_stream s = { CLVF_API_VERSION, link->w, link->h, ff_clvf_format(sw) };
-    s.sar_num = link->sample_aspect_ratio.num;
-    s.sar_den = link->sample_aspect_ratio.den;
-    if (!f)
-        return s;
-    /* The tags as the frame has them: an untagged frame's defaults are the planner's to fill in,
-     * and its output stays untagged where no stage converts. */
-    if (f->colorspace != AVCOL_SPC_UNSPECIFIED)
-        s.matrix = ff_clvf_frame_matrix(f);
-    if (f->color_range != AVCOL_RANGE_UNSPECIFIED)
-        s.range = ff_clvf_frame_range(f, s.format);
-    if (f->chroma_location != AVCHROMA_LOC_UNSPECIFIED)
-        s.chroma_location = ff_clvf_frame_chroma_location(f);
-    return s;
-}
-
 static av_cold int clvf_chain_init(AVFilterContext *ctx)
 {
     CLVFChainContext *s = ctx->priv;
@@ -88,7 +61,7 @@ static int clvf_chain_query_formats(AVFilterContext *ctx)
         for (int k = 0; k < FF_ARRAY_ELEMS(sizes) && s->out_of[i] == AV_PIX_FMT_NONE; k++) {
             want.width = sizes[k][0], want.height = sizes[k][1];
             if ((st = clvf_chain_plan(s->chain_text, &want, &got)) == CLVF_OK)
-                s->out_of[i] = av_format_of(got.format);
+                s->out_of[i] = ff_clvf_av_format(got.format);
         }
         if (s->out_of[i] == AV_PIX_FMT_NONE)
             continue;
@@ -151,10 +124,10 @@ static int clvf_chain_config_output(AVFilterLink *outlink)
         return err;
     if ((err = ff_clvf_check_output_kind(ctx, s->hw, outlink)) < 0)
         return err;
-    in = stream_of(inlink, s->in_sw, NULL);
+    in = ff_clvf_stream(inlink, s->in_sw, NULL);
     if ((st = clvf_chain_plan(s->chain_text, &in, &s->out)) != CLVF_OK)
         return ff_clvf_error(ctx, st, "chain");
-    out_sw = av_format_of(s->out.format);
+    out_sw = ff_clvf_av_format(s->out.format);
     if (!s->hw && outlink->format != out_sw) {
         av_log(ctx, AV_LOG_ERROR, "the chain makes %s frames of %s, but the graph asks for %s; end the chain "
                "with a format= conversion\n", av_get_pix_fmt_name(out_sw), av_get_pix_fmt_name(s->in_sw),
@@ -172,22 +145,6 @@ static int clvf_chain_config_output(AVFilterLink *outlink)
     av_log(ctx, AV_LOG_VERBOSE, "%dx%d %s -> %dx%d %s through \"%s\"\n", inlink->w, inlink->h,
            av_get_pix_fmt_name(s->in_sw), outlink->w, outlink->h, av_get_pix_fmt_name(out_sw), s->chain_text);
     return 0;
-}
-
-/* The chain's output tags on a frame that carries its source's properties: only what the chain
- * sets (an untagged source stays untagged). */
-static void tag(AVFrame *out, const clvf_stream *o)
-{
-    if (ff_clvf_is_rgb(o->format))
-        out->colorspace = AVCOL_SPC_RGB;
-    else if (o->matrix)
-        out->colorspace = (enum AVColorSpace)o->matrix;
-    if (o->range)
-        out->color_range = o->range == CLVF_RANGE_PC ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
-    if (o->format == CLVF_PIX_YUV444P || ff_clvf_is_rgb(o->format))
-        out->chroma_location = AVCHROMA_LOC_UNSPECIFIED;
-    else if (o->chroma_location)
-        out->chroma_location = (enum AVChromaLocation)o->chroma_location;
 }
 
 /* One step of the chain: sends `in` (NULL: the end) and outputs a frame when one is ready, with
@@ -231,7 +188,7 @@ static int step(AVFilterContext *ctx, AVFrame *in, int *got)
         goto done;
     av_frame_free(&s->pending[0]);
     memmove(s->pending, s->pending + 1, --s->nb_pending * sizeof(*s->pending));
-    tag(out, &s->out);
+    ff_clvf_tag_frame(out, &s->out);
     err = ff_filter_frame(outlink, out);
     out = NULL;
 done:
@@ -249,7 +206,7 @@ static int send_frame(AVFilterContext *ctx, AVFrame *in)
     if ((err = ff_clvf_check_frame(ctx, inlink, in, s->hw)) < 0)
         goto done;
     if (!s->chain) { /* planned for the stream's tags as the first frame carries them */
-        clvf_stream stream = stream_of(inlink, s->in_sw, in);
+        clvf_stream stream = ff_clvf_stream(inlink, s->in_sw, in);
         if ((st = clvf_chain_create(s->device, s->chain_text, &stream, ff_clvf_storage(s->hw),
                                     ff_clvf_storage(s->hw), &s->chain)) != CLVF_OK) {
             err = ff_clvf_error(ctx, st, "chain");

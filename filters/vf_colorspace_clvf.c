@@ -26,17 +26,20 @@ typedef struct ColorspaceCLVFContext {
     char *device_spec;
     int profile;
 
+    clvf_colorspace_request request; /* the options */
+    clvf_stream planned, out;         /* the input stream planned for, and its output */
     clvf_device *device;
     clvf_colorspace *op;
     clvf_colorspace_params params; /* of op */
     int hw;
+    enum AVPixelFormat in_sw;
     CLVFInFlight flight;
 } ColorspaceCLVFContext;
 
 static av_cold int colorspace_clvf_init(AVFilterContext *ctx)
 {
     ColorspaceCLVFContext *s = ctx->priv;
-    clvf_colorspace_params p;
+    clvf_colorspace_request *r = &s->request;
     clvf_scale_algorithm filter;
     clvf_status st;
     int err;
@@ -49,36 +52,28 @@ static av_cold int colorspace_clvf_init(AVFilterContext *ctx)
                "rgba, bgra\n", av_get_pix_fmt_name(s->out_format));
         return AVERROR(EINVAL);
     }
-    if (s->chroma_filter && (st = clvf_scale_algorithm_from_name(s->chroma_filter, &filter)) != CLVF_OK)
-        return ff_clvf_error(ctx, st, "option 'chroma_filter'");
-    /* Checked now, so that a bad value fails before any frame. */
-    clvf_colorspace_params_default(&p);
-    p.width = p.height = 16;
-    p.src_format = p.dst_format = CLVF_PIX_YUV420P;
-    if (s->in_matrix != UNSET)
-        p.src_matrix = s->in_matrix;
-    if (s->matrix != UNSET)
-        p.dst_matrix = s->matrix;
-    if (s->in_range != UNSET)
-        p.src_range = s->in_range;
-    if (s->range != UNSET)
-        p.dst_range = s->range;
-    if (s->chroma_location != UNSET)
-        p.chroma_location = s->chroma_location;
-    if (s->dither != UNSET)
-        p.dither = s->dither;
-    if (s->chroma_filter)
-        p.chroma_filter = filter;
-    if ((st = clvf_colorspace_validate(&p)) != CLVF_OK)
-        return ff_clvf_error(ctx, st, "colorspace_clvf");
+    clvf_colorspace_request_default(r);
+    if (s->chroma_filter) {
+        if ((st = clvf_scale_algorithm_from_name(s->chroma_filter, &filter)) != CLVF_OK)
+            return ff_clvf_error(ctx, st, "option 'chroma_filter'");
+        r->chroma_filter = filter;
+    }
+    r->format = s->out_format != AV_PIX_FMT_NONE ? ff_clvf_format(s->out_format) : 0;
+    r->matrix = s->matrix;
+    r->in_matrix = s->in_matrix;
+    r->range = s->range;
+    r->in_range = s->in_range;
+    r->chroma_location = s->chroma_location;
+    r->dither = s->dither;
     return 0;
 }
 
 static void release_op(ColorspaceCLVFContext *s)
 {
+    const char *profile = s->op ? clvf_colorspace_profile(s->op) : "";
+
     ff_clvf_in_flight_free(&s->flight);
     s->flight.op = NULL;
-    const char *profile = s->op ? clvf_colorspace_profile(s->op) : "";
     if (*profile)
         av_log(s, AV_LOG_INFO, "kernel times (CLVF_PROFILE):\n%s", profile);
     clvf_colorspace_release(s->op);
@@ -104,64 +99,39 @@ static int colorspace_clvf_query_formats(AVFilterContext *ctx)
     return ff_clvf_query_formats(ctx, in_formats, ((ColorspaceCLVFContext *)ctx->priv)->out_format);
 }
 
+static int plan(AVFilterContext *ctx, clvf_stream input);
+
 static int colorspace_clvf_config_output(AVFilterLink *outlink)
 {
     AVFilterContext *ctx = outlink->src;
     AVFilterLink *inlink = ctx->inputs[0];
     ColorspaceCLVFContext *s = ctx->priv;
-    enum AVPixelFormat in_sw, out_sw;
+    enum AVPixelFormat out_sw;
     int err;
     ff_clvf_route_log(ctx);
 
     release_op(s);
     clvf_device_release(s->device);
     s->device = NULL;
-    if ((err = ff_clvf_input_format(ctx, inlink, ff_clvf_formats_all, &s->hw, &in_sw)) < 0)
+    if ((err = ff_clvf_input_format(ctx, inlink, ff_clvf_formats_all, &s->hw, &s->in_sw)) < 0)
         return err;
     if ((err = ff_clvf_check_output_kind(ctx, s->hw, outlink)) < 0)
         return err;
-    out_sw = s->hw ? (s->out_format != AV_PIX_FMT_NONE ? s->out_format : in_sw) : outlink->format;
+    out_sw = s->hw ? (s->out_format != AV_PIX_FMT_NONE ? s->out_format : s->in_sw) : outlink->format;
     outlink->w = inlink->w;
     outlink->h = inlink->h;
     outlink->sample_aspect_ratio = inlink->sample_aspect_ratio;
+    /* Planned now for untagged frames, so that bad options fail before any frame; again at the
+     * first frame, from its tags. */
+    if ((err = plan(ctx, ff_clvf_stream(inlink, s->in_sw, NULL))) < 0)
+        return err;
     if ((err = ff_clvf_open_device(ctx, inlink, s->device_spec, s->profile, &s->device)) < 0)
         return err;
     if (s->hw && (err = ff_clvf_output_frames(ctx, inlink, outlink, out_sw, s->device)) < 0)
         return err;
-
-    clvf_colorspace_params_default(&s->params);
-    s->params.width = inlink->w;
-    s->params.height = inlink->h;
-    s->params.src_format = ff_clvf_format(in_sw);
-    s->params.dst_format = ff_clvf_format(out_sw);
-    s->params.src_storage = s->params.dst_storage = ff_clvf_storage(s->hw);
-    s->params.src_matrix = 0; /* planned at the first frame, from its properties */
     return 0;
 }
 
-/* The source's matrix, range and chroma siting: the in_* options, else the frame's tags. */
-static void source_coding(AVFilterContext *ctx, const AVFrame *in, clvf_colorspace_params *p)
-{
-    ColorspaceCLVFContext *s = ctx->priv;
-
-    p->src_matrix = s->in_matrix != UNSET ? s->in_matrix : ff_clvf_frame_matrix(in);
-    p->src_range = ff_clvf_is_rgb(p->src_format) ? CLVF_RANGE_PC
-                   : s->in_range != UNSET        ? s->in_range
-                                                 : ff_clvf_frame_range(in, p->src_format);
-    p->chroma_location = s->chroma_location != UNSET ? s->chroma_location : ff_clvf_frame_chroma_location(in);
-    p->dst_matrix = s->matrix != UNSET ? s->matrix : p->src_matrix;
-    p->dst_range = ff_clvf_is_rgb(p->dst_format)   ? CLVF_RANGE_PC
-                   : s->range != UNSET             ? s->range
-                   : ff_clvf_is_rgb(p->src_format) ? CLVF_RANGE_TV
-                                                   : p->src_range;
-    if (s->chroma_filter)
-        clvf_scale_algorithm_from_name(s->chroma_filter, &p->chroma_filter);
-    if (s->dither != UNSET)
-        p->dither = s->dither;
-}
-
-/* (Re)plans the operation when the source's coding differs from the planned one (first frame,
- * or a stream whose tags change). */
 /* The in-flight queue calls operations through void pointers: these give it the real types. */
 static clvf_status colorspace_submit(void *op, const clvf_frame *src, const clvf_frame *dst)
 {
@@ -173,22 +143,42 @@ static clvf_status colorspace_complete(void *op)
     return clvf_colorspace_complete(op);
 }
 
+/* Plans for `input` into s->params and s->out (the library's rules). */
+static int plan(AVFilterContext *ctx, clvf_stream input)
+{
+    ColorspaceCLVFContext *s = ctx->priv;
+    clvf_status st = clvf_colorspace_plan(&s->request, &input, &s->params, &s->out);
+
+    if (st != CLVF_OK)
+        return ff_clvf_error(ctx, st, NULL);
+    s->params.src_storage = s->params.dst_storage = ff_clvf_storage(s->hw);
+    s->planned = input;
+    return 0;
+}
+
+/* (Re)makes the operation when the frame's tags give other params than those it has (first
+ * frame, or a stream whose tags change). */
 static int plan_for(AVFilterContext *ctx, const AVFrame *in)
 {
     ColorspaceCLVFContext *s = ctx->priv;
-    clvf_colorspace_params p = s->params;
+    clvf_stream input = ff_clvf_stream(ctx->inputs[0], s->in_sw, in);
+    clvf_colorspace_params before = s->params;
+    const clvf_colorspace_params *p = &s->params;
     clvf_status st;
     int err;
 
-    source_coding(ctx, in, &p);
-    if (s->op && !memcmp(&p, &s->params, sizeof(p)))
+    if (s->op && !memcmp(&input, &s->planned, sizeof(input)))
+        return 0;
+    if ((err = plan(ctx, input)) < 0)
+        return err;
+    if (s->op && !memcmp(&before, &s->params, sizeof(before)))
         return 0;
     if ((err = ff_clvf_drain(ctx, &s->flight)) < 0)
         return err;
     release_op(s);
-    s->params = p;
     av_log(ctx, AV_LOG_VERBOSE, "%dx%d: matrix %d range %d -> matrix %d range %d, chroma location %d, dither %d\n",
-           p.width, p.height, p.src_matrix, p.src_range, p.dst_matrix, p.dst_range, p.chroma_location, p.dither);
+           p->width, p->height, p->src_matrix, p->src_range, p->dst_matrix, p->dst_range, p->chroma_location,
+           p->dither);
     if ((st = clvf_colorspace_create(s->device, &s->params, &s->op)) != CLVF_OK)
         return ff_clvf_error(ctx, st, "colorspace_clvf");
     s->flight.op = s->op;
@@ -211,7 +201,7 @@ static int colorspace_clvf_submit_frame(AVFilterContext *ctx, AVFrame *in)
         av_frame_free(&out);
         return err;
     }
-    ff_clvf_tag_frame(out, p->dst_format, p->dst_matrix, p->dst_range, p->chroma_location);
+    ff_clvf_tag_frame(out, &s->out);
     return ff_clvf_submit(ctx, &s->flight, colorspace_submit, s->hw, in, p->src_format, out,
                           p->dst_format);
 }

@@ -86,10 +86,11 @@ static av_cold int denoise_clvf_init(AVFilterContext *ctx)
 
 static void release_state(DenoiseCLVFContext *s)
 {
+    const char *profile = s->denoise ? clvf_denoise_profile(s->denoise) : "";
+
     while (s->queued)
         av_frame_free(&s->queue[--s->queued]);
     s->eof = 0;
-    const char *profile = s->denoise ? clvf_denoise_profile(s->denoise) : "";
     if (*profile)
         av_log(s, AV_LOG_INFO, "kernel times (CLVF_PROFILE):\n%s", profile);
     clvf_denoise_release(s->denoise);

@@ -27,10 +27,14 @@ typedef struct ScaleCLVFContext {
     /* Conversion in the same operation: output format, matrices, ranges, dither (UNSET: none). */
     int out_format, matrix, in_matrix, range, in_range, dither;
 
+    clvf_scale_request request; /* the options, w and h evaluated at config */
+    clvf_stream planned;        /* the input stream the operation was planned for */
+    clvf_stream out;            /* and its output */
     clvf_device *device;
     clvf_scale *scale;
     clvf_scale_params params; /* of scale */
     int hw; /* where frames are: CLVF_FRAMES_* */
+    enum AVPixelFormat sw_format;
     CLVFInFlight flight;
 } ScaleCLVFContext;
 
@@ -39,31 +43,6 @@ typedef struct ScaleCLVFContext {
 static const enum AVPixelFormat scale_formats[] = {
     AV_PIX_FMT_NV12, AV_PIX_FMT_YUV420P, AV_PIX_FMT_P010LE, AV_PIX_FMT_YUV444P, AV_PIX_FMT_NONE
 };
-
-static int converts(const ScaleCLVFContext *s)
-{
-    return s->out_format != AV_PIX_FMT_NONE || s->matrix != UNSET || s->in_matrix != UNSET || s->range != UNSET ||
-           s->in_range != UNSET || s->dither != UNSET;
-}
-
-/* The params for frames like `in` (NULL: untagged ones): the chroma siting, and with a
- * conversion the source's coding from the in_* options or the frame's tags. */
-static void params_for(AVFilterContext *ctx, const AVFrame *in, clvf_scale_params *p)
-{
-    ScaleCLVFContext *s = ctx->priv;
-    AVFrame untagged = { .height = p->src_height };
-
-    if (!in)
-        in = &untagged;
-    p->chroma_location = ff_clvf_frame_chroma_location(in);
-    if (!converts(s))
-        return;
-    p->src_matrix = s->in_matrix != UNSET ? s->in_matrix : ff_clvf_frame_matrix(in);
-    p->src_range = s->in_range != UNSET ? s->in_range : ff_clvf_frame_range(in, p->format);
-    p->dst_matrix = s->matrix != UNSET ? s->matrix : p->src_matrix;
-    p->dst_range = ff_clvf_is_rgb(p->dst_format) ? CLVF_RANGE_PC : s->range != UNSET ? s->range : p->src_range;
-    p->dither = s->dither != UNSET ? s->dither : CLVF_DITHER_AUTO;
-}
 
 /* Options start "unset" (NULL, NaN, or the int sentinels below) so that a preset fills only what
  * the user did not give; the documented defaults are filled in afterwards. */
@@ -88,7 +67,6 @@ static int fill_defaults(ScaleCLVFContext *s)
 static av_cold int scale_clvf_init(AVFilterContext *ctx)
 {
     ScaleCLVFContext *s = ctx->priv;
-    clvf_scale_algorithm algorithm;
     clvf_status st;
     int err;
 
@@ -102,37 +80,30 @@ static av_cold int scale_clvf_init(AVFilterContext *ctx)
     }
     if ((err = fill_defaults(s)) < 0)
         return err;
-    clvf_scale_params_default(&s->params);
-    if ((st = clvf_scale_algorithm_from_name(s->algorithm, &algorithm)) != CLVF_OK)
+    clvf_scale_request_default(&s->request);
+    if ((st = clvf_scale_algorithm_from_name(s->algorithm, &s->request.algorithm)) != CLVF_OK)
         return ff_clvf_error(ctx, st, "option 'algorithm'");
-    s->params.algorithm = algorithm;
-    if (algorithm == CLVF_SCALE_LANCZOS) {
-        if (!isnan(s->param0) && (s->param0 != floor(s->param0) || s->param0 < 1 || s->param0 > CLVF_MAX_LANCZOS_TAPS)) {
-            av_log(ctx, AV_LOG_ERROR, "option 'param0' is %g: for lanczos it is the number of taps, "
-                   "an integer from 1 to %d\n", s->param0, CLVF_MAX_LANCZOS_TAPS);
-            return AVERROR(EINVAL);
-        }
-        if (!isnan(s->param0))
-            s->params.taps = (int)s->param0;
-    } else if (!isnan(s->param0)) {
-        s->params.param_b = s->param0;
-    }
-    if (!isnan(s->param1))
-        s->params.param_c = s->param1;
-    if (algorithm == CLVF_SCALE_BICUBIC &&
-        (s->params.param_b < 0 || s->params.param_b > 1 || s->params.param_c < 0 || s->params.param_c > 1)) {
-        av_log(ctx, AV_LOG_ERROR, "options 'param0' (B) and 'param1' (C) are %g and %g: "
-               "for bicubic each is allowed from 0 to 1\n", s->params.param_b, s->params.param_c);
-        return AVERROR(EINVAL);
-    }
+    s->request.width_text = s->w_expr;
+    s->request.height_text = s->h_expr;
+    s->request.force_original_aspect_ratio = s->force_original_aspect_ratio;
+    s->request.force_divisible_by = s->force_divisible_by;
+    s->request.param0 = s->param0;
+    s->request.param1 = s->param1;
+    s->request.format = s->out_format != AV_PIX_FMT_NONE ? ff_clvf_format(s->out_format) : 0;
+    s->request.matrix = s->matrix;
+    s->request.in_matrix = s->in_matrix;
+    s->request.range = s->range;
+    s->request.in_range = s->in_range;
+    s->request.dither = s->dither;
     return 0;
 }
 
 static void release_state(ScaleCLVFContext *s)
 {
+    const char *profile = s->scale ? clvf_scale_profile(s->scale) : "";
+
     ff_clvf_in_flight_free(&s->flight);
     s->flight.op = NULL;
-    const char *profile = s->scale ? clvf_scale_profile(s->scale) : "";
     if (*profile)
         av_log(s, AV_LOG_INFO, "kernel times (CLVF_PROFILE):\n%s", profile);
     clvf_scale_release(s->scale);
@@ -148,32 +119,6 @@ static av_cold void scale_clvf_uninit(AVFilterContext *ctx)
     ff_clvf_route_log(NULL);
 }
 
-/* w and h are FFmpeg expressions (iw, ih, a, sar, dar, ...; 0: input size; -n: keep the aspect
- * ratio, divisible by n), evaluated and adjusted as the scale filter does. */
-static int output_size(AVFilterContext *ctx, AVFilterLink *inlink, AVFilterLink *outlink, enum AVPixelFormat out_sw)
-{
-    ScaleCLVFContext *s = ctx->priv;
-    int w, h, err;
-
-    if ((err = ff_scale_eval_dimensions(ctx, s->w_expr, s->h_expr, inlink, outlink, &w, &h)) < 0)
-        return err; /* the message names the expression */
-    if (ff_scale_adjust_dimensions(inlink, &w, &h, s->force_original_aspect_ratio, s->force_divisible_by) < 0 ||
-        w < 1 || h < 1 || w > CLVF_MAX_SIDE || h > CLVF_MAX_SIDE) {
-        av_log(ctx, AV_LOG_ERROR, "output size %dx%d (from w='%s' h='%s', input %dx%d) is not allowed: "
-               "each side must be 1 to %d\n", w, h, s->w_expr, s->h_expr, inlink->w, inlink->h, CLVF_MAX_SIDE);
-        return AVERROR(EINVAL);
-    }
-    if (((w | h) & 1) && out_sw != AV_PIX_FMT_YUV444P && out_sw != AV_PIX_FMT_RGBA && out_sw != AV_PIX_FMT_BGRA) {
-        av_log(ctx, AV_LOG_ERROR, "output size %dx%d (from w='%s' h='%s', input %dx%d) is odd: 4:2:0 output "
-               "needs an even width and height; use -2 to keep the aspect ratio with even sizes, or "
-               "force_divisible_by=2\n", w, h, s->w_expr, s->h_expr, inlink->w, inlink->h);
-        return AVERROR(EINVAL);
-    }
-    outlink->w = w;
-    outlink->h = h;
-    return 0;
-}
-
 /* The in-flight queue calls operations through void pointers: these give it the real types. */
 static clvf_status scale_submit(void *op, const clvf_frame *src, const clvf_frame *dst)
 {
@@ -183,6 +128,20 @@ static clvf_status scale_submit(void *op, const clvf_frame *src, const clvf_fram
 static clvf_status scale_complete(void *op)
 {
     return clvf_scale_complete(op);
+}
+
+/* Plans for `input` (the library's rules: size, aspect, conversion, tags) into s->params and
+ * s->out. */
+static int plan(AVFilterContext *ctx, const clvf_stream *input)
+{
+    ScaleCLVFContext *s = ctx->priv;
+    clvf_status st = clvf_scale_plan(&s->request, input, &s->params, &s->out);
+
+    if (st != CLVF_OK)
+        return ff_clvf_error(ctx, st, NULL);
+    s->params.src_storage = s->params.dst_storage = ff_clvf_storage(s->hw);
+    s->planned = *input;
+    return 0;
 }
 
 static int create_scale(AVFilterContext *ctx)
@@ -205,39 +164,34 @@ static int scale_clvf_config_output(AVFilterLink *outlink)
     AVFilterContext *ctx = outlink->src;
     AVFilterLink *inlink = ctx->inputs[0];
     ScaleCLVFContext *s = ctx->priv;
-    enum AVPixelFormat sw_format, out_sw;
+    clvf_stream input;
     int err;
     ff_clvf_route_log(ctx);
 
     release_state(s);
-    if ((err = ff_clvf_input_format(ctx, inlink, scale_formats, &s->hw, &sw_format)) < 0)
+    if ((err = ff_clvf_input_format(ctx, inlink, scale_formats, &s->hw, &s->sw_format)) < 0)
         return err;
     if ((err = ff_clvf_check_output_kind(ctx, s->hw, outlink)) < 0)
         return err;
-    out_sw = s->hw ? (s->out_format != AV_PIX_FMT_NONE ? s->out_format : sw_format) : outlink->format;
-    if ((err = output_size(ctx, inlink, outlink, out_sw)) < 0)
+    /* w and h are FFmpeg expressions, evaluated as the scale filter evaluates them; the library
+     * does the rest. */
+    if ((err = ff_scale_eval_dimensions(ctx, s->w_expr, s->h_expr, inlink, outlink, &s->request.width,
+                                        &s->request.height)) < 0)
+        return err; /* the message names the expression */
+    input = ff_clvf_stream(inlink, s->sw_format, NULL);
+    if ((err = plan(ctx, &input)) < 0)
         return err;
-    if (inlink->sample_aspect_ratio.num)
-        outlink->sample_aspect_ratio = av_mul_q((AVRational){ outlink->h * inlink->w, outlink->w * inlink->h },
-                                                inlink->sample_aspect_ratio);
-    else
-        outlink->sample_aspect_ratio = inlink->sample_aspect_ratio;
+    outlink->w = s->out.width;
+    outlink->h = s->out.height;
+    outlink->sample_aspect_ratio = s->out.sar_num > 0 ? (AVRational){ s->out.sar_num, s->out.sar_den }
+                                                      : inlink->sample_aspect_ratio;
 
     if ((err = ff_clvf_open_device(ctx, inlink, s->device_spec, s->profile, &s->device)) < 0)
         return err;
-    if (s->hw && (err = ff_clvf_output_frames(ctx, inlink, outlink, out_sw, s->device)) < 0)
+    if (s->hw && (err = ff_clvf_output_frames(ctx, inlink, outlink, ff_clvf_av_format(s->out.format), s->device)) < 0)
         return err;
-
-    s->params.format = ff_clvf_format(sw_format);
-    s->params.dst_format = converts(s) ? ff_clvf_format(out_sw) : 0;
-    s->params.src_width = inlink->w;
-    s->params.src_height = inlink->h;
-    s->params.dst_width = outlink->w;
-    s->params.dst_height = outlink->h;
-    s->params.src_storage = s->params.dst_storage = ff_clvf_storage(s->hw);
-    params_for(ctx, NULL, &s->params);
     av_log(ctx, AV_LOG_VERBOSE, "%dx%d -> %dx%d %s -> %s, %s\n", inlink->w, inlink->h, outlink->w, outlink->h,
-           av_get_pix_fmt_name(sw_format), av_get_pix_fmt_name(out_sw), s->algorithm);
+           av_get_pix_fmt_name(s->sw_format), av_get_pix_fmt_name(ff_clvf_av_format(s->out.format)), s->algorithm);
     return create_scale(ctx);
 }
 
@@ -246,30 +200,28 @@ static int scale_clvf_submit_frame(AVFilterContext *ctx, AVFrame *in)
 {
     AVFilterLink *inlink = ctx->inputs[0], *outlink = ctx->outputs[0];
     ScaleCLVFContext *s = ctx->priv;
-    clvf_scale_params wanted;
+    clvf_scale_params planned;
+    clvf_stream input;
     AVFrame *out = NULL;
     int err;
 
     if ((err = ff_clvf_check_frame(ctx, inlink, in, s->hw)) < 0)
         goto fail;
-    wanted = s->params;
-    params_for(ctx, in, &wanted);
-    if (memcmp(&wanted, &s->params, sizeof(wanted))) {
-        /* Re-planned only when the stream's siting or (converting) coding differs from the one assumed. */
-        if ((err = ff_clvf_drain(ctx, &s->flight)) < 0)
+    input = ff_clvf_stream(inlink, s->sw_format, in);
+    if (memcmp(&input, &s->planned, sizeof(input))) {
+        /* The frame's tags differ from the stream planned for: re-planned, and the operation made
+         * again where the params change (the chroma siting, or when converting the coding). */
+        planned = s->params;
+        if ((err = plan(ctx, &input)) < 0)
             goto fail;
-        s->params = wanted;
-        if ((err = create_scale(ctx)) < 0)
+        if (memcmp(&planned, &s->params, sizeof(planned)) &&
+            ((err = ff_clvf_drain(ctx, &s->flight)) < 0 || (err = create_scale(ctx)) < 0))
             goto fail;
     }
 
     if ((err = ff_clvf_output_frame(outlink, s->hw, in, &out)) < 0)
         goto fail;
-    if (s->params.dst_format)
-        ff_clvf_tag_frame(out, s->params.dst_format, s->params.dst_matrix, s->params.dst_range,
-                          s->params.chroma_location);
-    else if (out->color_range == AVCOL_RANGE_UNSPECIFIED && !ff_clvf_is_rgb(s->params.format))
-        out->color_range = AVCOL_RANGE_MPEG; /* as FFmpeg's scale tags an untagged frame's output */
+    ff_clvf_tag_frame(out, &s->out);
     return ff_clvf_submit(ctx, &s->flight, scale_submit, s->hw, in, s->params.format, out,
                           s->params.dst_format ? s->params.dst_format : s->params.format);
 

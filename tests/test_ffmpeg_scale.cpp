@@ -144,8 +144,12 @@ void compare_planes(const std::vector<uint8_t>& ours, const std::vector<uint8_t>
     std::printf("scale_clvf vs %-28s plane %zu: PSNR %6.2f dB, max error %d, %.4f%% more than 1 off\n", what.c_str(),
                 i, db, max_err, 100 * share);
     EXPECT_GE(db, i == 0 ? min_luma_db : min_chroma_db) << what << " plane " << i;
-    if (i == 0) EXPECT_LE(max_err, max_luma_error) << what << " luma";
-    if (i > 0 && far_share >= 0) EXPECT_LE(share, far_share) << what << " plane " << i;
+    if (i == 0) {
+      EXPECT_LE(max_err, max_luma_error) << what << " luma";
+    }
+    if (i > 0 && far_share >= 0) {
+      EXPECT_LE(share, far_share) << what << " plane " << i;
+    }
   }
 }
 

@@ -394,7 +394,7 @@ CLVF_API void clvf_colorspace_release(clvf_colorspace *colorspace);
 /* Kernel times, as clvf_scale_profile. */
 CLVF_API const char *clvf_colorspace_profile(const clvf_colorspace *colorspace);
 
-/* ---- chains ---- */
+/* ---- streams, planning and chains ---- */
 /* What a stream's frames are. Colour tags 0 are untagged and read as the filters read untagged
  * frames: matrix BT.709 from 720 lines up, else BT.601; range tv (pc for RGBA / BGRA); chroma
  * left. */
@@ -407,6 +407,49 @@ typedef struct clvf_stream {
   clvf_chroma_location chroma_location;
   int sar_num, sar_den; /* sample aspect ratio; 0: unknown (expressions then see 1) */
 } clvf_stream;
+
+/* ---- planning: the filters' rules, once ---- */
+/* scale_clvf, colorspace_clvf, the chain and C callers plan an operation the same way: from a
+ * request (the filter's options, each CLVF_UNSET where the user gave none) and the input stream
+ * to the operation's params and the stream it outputs (size, format, aspect, colour tags). A
+ * source coding not given is the stream's (untagged: as described at clvf_stream); the output
+ * coding not given is the source's. Storages in params are left host. Errors name the filter's
+ * option. Params are written whole (padding zeroed), so two plans compare with memcmp.
+ * Thread-safe; no device needed. */
+#define CLVF_UNSET (-1)
+
+typedef struct clvf_scale_request {
+  uint32_t version; /* CLVF_API_VERSION */
+  /* w and h, evaluated: 0 the input's side; -1 from the other side, keeping the aspect ratio;
+   * -n likewise, a multiple of n. The text they were written as (NULL: the numbers) is only
+   * quoted in messages. */
+  int width, height;
+  const char *width_text, *height_text;
+  int force_original_aspect_ratio; /* 0 disable, 1 decrease, 2 increase */
+  int force_divisible_by;          /* 1..256: with force_original_aspect_ratio, rounds as FFmpeg 5.1 */
+  clvf_scale_algorithm algorithm;
+  double param0, param1; /* NaN: unset. Bicubic B and C, 0..1; lanczos: param0 = taps */
+  /* Conversion in the same pass when any of these is given (the format even when it is the
+   * input's): a clvf_pixel_format (0: the input's), and clvf_matrix / clvf_range / clvf_dither
+   * values or CLVF_UNSET. */
+  clvf_pixel_format format;
+  int matrix, in_matrix, range, in_range, dither;
+} clvf_scale_request;
+/* Everything unset: w and h the input's, bicubic, no conversion. */
+CLVF_API void clvf_scale_request_default(clvf_scale_request *request);
+CLVF_API clvf_status clvf_scale_plan(const clvf_scale_request *request, const clvf_stream *input,
+                                     clvf_scale_params *params, clvf_stream *output);
+
+typedef struct clvf_colorspace_request {
+  uint32_t version;         /* CLVF_API_VERSION */
+  clvf_pixel_format format; /* 0: the input's */
+  /* Values of clvf_matrix, clvf_range, clvf_chroma_location, clvf_dither, clvf_scale_algorithm,
+   * or CLVF_UNSET. */
+  int matrix, in_matrix, range, in_range, chroma_location, dither, chroma_filter;
+} clvf_colorspace_request;
+CLVF_API void clvf_colorspace_request_default(clvf_colorspace_request *request);
+CLVF_API clvf_status clvf_colorspace_plan(const clvf_colorspace_request *request, const clvf_stream *input,
+                                          clvf_colorspace_params *params, clvf_stream *output);
 
 typedef struct clvf_chain clvf_chain;
 /* Plans the operations of `chain` for a stream like `input` whose frames are held in

@@ -3,13 +3,21 @@
 #include <algorithm>
 #include <condition_variable>
 #include <cstdlib>
-#include <deque>
 #include <mutex>
 #include <thread>
 #include <vector>
 
 namespace clvf {
 namespace {
+
+// One run_parts call: its parts are claimed by index by the caller and the pool's threads.
+// Lives on the caller's stack; every field is under the pool's mutex.
+struct Job {
+  FunctionRef<void(size_t)> part;
+  size_t parts = 0, next = 0, left = 0;  // claimed up to next; not yet finished: left
+  std::condition_variable done;
+  Job* later = nullptr;  // the pool's list of jobs with parts to claim
+};
 
 class Pool {
  public:
@@ -24,31 +32,41 @@ class Pool {
     wake_.notify_all();
     for (auto& t : workers_) t.join();
   }
-  void post(std::function<void()> task) {
-    {
-      std::lock_guard lock(mutex_);
-      tasks_.push_back(std::move(task));
-    }
-    wake_.notify_one();
+  void run(Job& job) {
+    std::unique_lock lock(mutex_);
+    Job** end = &jobs_;
+    while (*end) end = &(*end)->later;
+    *end = &job;
+    wake_.notify_all();
+    while (job.next < job.parts) run_one(lock, job);
+    job.done.wait(lock, [&] { return job.left == 0; });
   }
 
  private:
+  // Claims the next part of `job` (which has one), runs it unlocked, and counts it done.
+  void run_one(std::unique_lock<std::mutex>& lock, Job& job) {
+    const size_t i = job.next++;
+    if (job.next == job.parts) {  // nothing left to claim: off the list
+      Job** at = &jobs_;
+      while (*at != &job) at = &(*at)->later;
+      *at = job.later;
+    }
+    lock.unlock();
+    job.part(i);
+    lock.lock();
+    if (--job.left == 0) job.done.notify_all();
+  }
   void work() {
+    std::unique_lock lock(mutex_);
     for (;;) {
-      std::function<void()> task;
-      {
-        std::unique_lock lock(mutex_);
-        wake_.wait(lock, [this] { return stop_ || !tasks_.empty(); });
-        if (tasks_.empty()) return;  // stopping
-        task = std::move(tasks_.front());
-        tasks_.pop_front();
-      }
-      task();
+      wake_.wait(lock, [this] { return stop_ || jobs_; });
+      if (!jobs_) return;  // stopping
+      run_one(lock, *jobs_);
     }
   }
   std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<std::function<void()>> tasks_;
+  Job* jobs_ = nullptr;
   std::vector<std::thread> workers_;
   bool stop_ = false;
 };
@@ -69,23 +87,14 @@ unsigned copy_threads() {
   return n;
 }
 
-void run_parts(size_t parts, const std::function<void(size_t)>& part) {
+void run_parts(size_t parts, FunctionRef<void(size_t)> part) {
   if (parts <= 1) {
     if (parts == 1) part(0);
     return;
   }
-  std::mutex m;
-  std::condition_variable done;
-  size_t left = parts - 1;
-  for (size_t i = 1; i < parts; ++i)
-    pool().post([&, i] {
-      part(i);
-      std::lock_guard lock(m);
-      if (--left == 0) done.notify_one();
-    });
-  part(0);
-  std::unique_lock lock(m);
-  done.wait(lock, [&] { return left == 0; });
+  Job job{part};
+  job.parts = job.left = parts;
+  pool().run(job);
 }
 
 }  // namespace clvf

@@ -3,8 +3,9 @@
  * Every call returns a clvf_status; on failure clvf_last_error() gives a message for the calling
  * thread that names what was wrong and what is allowed. Objects are created and planned once:
  * kernels, tables, intermediates and staging buffers are allocated there. Processing a frame
- * still makes small objects (host planes used in place are wrapped in a cl_mem per frame, and
- * OpenCL events and a few host vectors), but no device memory for pixels.
+ * allocates nothing on the C++ heap (counted by tests/test_allocations.cpp) and no device memory
+ * for pixels; the OpenCL driver still makes its objects per frame (events, and the cl_mem that
+ * wraps a host plane used in place).
  *
  * Thread safety: a clvf_device may be shared by threads (its program cache is locked); one
  * operation (clvf_scale, clvf_denoise, clvf_colorspace) must be used by one thread at a time. */

@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
 #include <optional>
+#include <span>
 
 #include "runtime/error.hpp"
 #include "runtime/kernels.hpp"
@@ -216,7 +218,7 @@ void Denoise::process(const clvf_frame& src, const clvf_frame& dst) {
 void Denoise::process_spatial(const clvf_frame& src, const clvf_frame& dst) {
   const auto& q = device_->queue();
   const bool timed = device_->profiling();
-  run_frame(*device_, profile_, &*src_, &*dst_, src, dst, planes_.size(), [&](size_t i) {
+  pipeline_.run(*device_, profile_, &*src_, &*dst_, src, dst, planes_.size(), [&](size_t i) {
     Plane& pl = planes_[i];
     src_->set_args(pl.kernel, "src", src, i);
     dst_->set_args(pl.kernel, "dst", dst, i);
@@ -243,7 +245,7 @@ void Denoise::send(const clvf_frame* src) {
   const int slot = static_cast<int>(sent_ % (2 * radius_ + 1));
   const auto& q = device_->queue();
   const bool timed = device_->profiling();
-  run_frame(*device_, profile_, &*src_, nullptr, *src, *src, planes_.size(), [&](size_t i) {
+  pipeline_.run(*device_, profile_, &*src_, nullptr, *src, *src, planes_.size(), [&](size_t i) {
     Plane& pl = planes_[i];
     src_->set_args(pl.copy, "src", *src, i);
     pl.copy.set("dst_offset", slot * pl.slot_bytes);
@@ -271,12 +273,15 @@ void Denoise::run_temporal(const clvf_frame& dst, int64_t frame) {
   // The current frame first, then its neighbours that exist (at the ends of the stream, fewer),
   // in order of time.
   const int slots = 2 * radius_ + 1;
-  std::vector<int64_t> frames{frame};
+  std::array<int64_t, 2 * CLVF_MAX_TEMPORAL_RADIUS + 1> frame_list;
+  size_t count = 0;
+  frame_list[count++] = frame;
   for (int64_t n = frame - radius_; n <= frame + radius_; ++n)
-    if (n != frame && n >= 0 && n < sent_) frames.push_back(n);
+    if (n != frame && n >= 0 && n < sent_) frame_list[count++] = n;
+  const std::span<const int64_t> frames(frame_list.data(), count);
   const auto& q = device_->queue();
   const bool timed = device_->profiling();
-  run_frame(*device_, profile_, nullptr, &*dst_, dst, dst, planes_.size(), [&](size_t i) {
+  pipeline_.run(*device_, profile_, nullptr, &*dst_, dst, dst, planes_.size(), [&](size_t i) {
     Plane& pl = planes_[i];
     auto& offsets = frame_offsets_[i];
     offsets.clear();

@@ -8,6 +8,7 @@
 
 #include "clvf/clvf.h"
 #include "runtime/frame_planes.hpp"
+#include "runtime/ops/frame_run.hpp"
 #include "runtime/cl.hpp"
 #include "runtime/device.hpp"
 #include "runtime/profile.hpp"
@@ -50,6 +51,7 @@ class Denoise {
   int radius_ = 0;
   std::vector<Plane> planes_;
   std::optional<FramePlanes> src_, dst_;
+  FramePipeline pipeline_;  // after the planes it uses
   KernelProfile profile_;
   // Stream state: frames sent and received, end of stream seen, and (t = 0) the frame to filter.
   int64_t sent_ = 0, received_ = 0;

@@ -23,26 +23,37 @@ void finish_all(const Device& device) {
 }
 }  // namespace
 
-FrameInFlight submit_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes,
-                           FramePlanes* dst_planes, const clvf_frame& src, const clvf_frame& dst, int slot,
-                           size_t steps, const std::function<void(size_t)>& enqueue_step,
-                           const std::vector<cl::Event>* wait) {
-  FrameInFlight f{dst, slot, {}};
+FrameInFlight::FrameInFlight() {
+  // A frame's lists hold an event per plane (4 at most) and a marker.
+  done.reserve(8);
+  uploaded.reserve(8);
+  computed.reserve(1);
+}
+
+void submit_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,
+                  const clvf_frame& src, const clvf_frame& dst, int slot, size_t steps, FrameSteps enqueue_step,
+                  FrameInFlight& f, const std::vector<cl::Event>* wait) {
+  f.dst = dst;
+  f.slot = slot;
+  // Emptied by destroying the events, never by assigning over them: cl::Event's assignment keeps
+  // a handle whose release reported an error, and releases it again later.
+  f.done.clear();
+  f.uploaded.clear();
+  f.computed.clear();
+  f.computed.emplace_back();
   const auto& q = device.queue();
   try {
     if (src_planes) src_planes->bind(src, slot);
     if (dst_planes) dst_planes->bind(dst, slot);
-    std::vector<cl::Event> uploaded;
     for (size_t i = 0; src_planes && i < src_planes->plane_count(); ++i)
-      src_planes->upload(device.upload_queue(), src, i, uploaded);
-    if (!uploaded.empty()) q.enqueueBarrierWithWaitList(&uploaded);
+      src_planes->upload(device.upload_queue(), src, i, f.uploaded);
+    if (!f.uploaded.empty()) q.enqueueBarrierWithWaitList(&f.uploaded);
     if (wait && !wait->empty()) q.enqueueBarrierWithWaitList(wait);
     for (size_t i = 0; i < steps; ++i) enqueue_step(i);
-    std::vector<cl::Event> computed(1);
-    q.enqueueMarkerWithWaitList(nullptr, &computed[0]);
+    q.enqueueMarkerWithWaitList(nullptr, &f.computed[0]);
     for (size_t i = 0; dst_planes && i < dst_planes->plane_count(); ++i)
-      dst_planes->download(device.download_queue(), dst, i, computed, f.done);
-    if (f.done.empty()) f.done = computed;
+      dst_planes->download(device.download_queue(), dst, i, f.computed, f.done);
+    if (f.done.empty()) f.done.push_back(f.computed[0]);
     // Submitted now, not when someone waits: the copies and kernels start while the caller works.
     device.upload_queue().flush();
     q.flush();
@@ -57,7 +68,6 @@ FrameInFlight submit_frame(const Device& device, KernelProfile& profile, FramePl
     if (dst_planes) dst_planes->unbind();
     throw;
   }
-  return f;
 }
 
 void complete_frame(const Device& device, const FrameInFlight& frame, FramePlanes* dst_planes,
@@ -73,44 +83,41 @@ void complete_frame(const Device& device, const FrameInFlight& frame, FramePlane
   }
 }
 
-void run_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,
-               const clvf_frame& src, const clvf_frame& dst, size_t steps,
-               const std::function<void(size_t)>& enqueue_step) {
-  complete_frame(device, submit_frame(device, profile, src_planes, dst_planes, src, dst, 0, steps, enqueue_step),
-                 dst_planes, profile);
-}
-
 void FramePipeline::submit(const Device& device, KernelProfile& profile, FramePlanes* src_planes,
                            FramePlanes* dst_planes, const clvf_frame& src, const clvf_frame& dst, size_t steps,
-                           const std::function<void(size_t)>& enqueue_step) {
-  if (frames_.size() >= kDepth)
+                           FrameSteps enqueue_step) {
+  if (count_ >= kDepth)
     throw Error(CLVF_ERROR_INVALID_ARGUMENT,
                 fmt::format("{} frames are in flight, the most there can be; complete one first", kDepth));
   device_ = &device;
   const int slot = static_cast<int>(submitted_ % kDepth);
-  // Room for the frame first: an allocation failing after its commands were enqueued would leave
-  // them running, untracked, on frames the caller then frees.
-  frames_.emplace_back();
-  try {
-    frames_.back() = submit_frame(device, profile, src_planes, dst_planes, src, dst, slot, steps, enqueue_step);
-  } catch (...) {
-    frames_.pop_back();
-    throw;
-  }
+  submit_frame(device, profile, src_planes, dst_planes, src, dst, slot, steps, enqueue_step,
+               ring_[(oldest_ + count_) % kDepth]);
+  ++count_;
   ++submitted_;
+}
+
+void FramePipeline::run(const Device& device, KernelProfile& profile, FramePlanes* src_planes,
+                        FramePlanes* dst_planes, const clvf_frame& src, const clvf_frame& dst, size_t steps,
+                        FrameSteps enqueue_step) {
+  if (count_) throw Error(CLVF_ERROR_INTERNAL, "a frame run while others are in flight");
+  device_ = &device;
+  // Slot 0: an operation run one frame at a time has staging for one frame.
+  submit_frame(device, profile, src_planes, dst_planes, src, dst, 0, steps, enqueue_step, ring_[oldest_]);
+  ++count_;
+  complete(dst_planes, profile);
 }
 
 cl::Event FramePipeline::enqueue(const Device& device, KernelProfile& profile, FramePlanes* src_planes,
                                  FramePlanes* dst_planes, const clvf_frame& src, const clvf_frame& dst, size_t steps,
-                                 const std::function<void(size_t)>& enqueue_step,
-                                 const std::vector<cl::Event>& wait) {
+                                 FrameSteps enqueue_step, const std::vector<cl::Event>& wait) {
   device_ = &device;
   profile.collect();
   // Slot 0: OpenCL frames use no staging buffers.
-  FrameInFlight f = submit_frame(device, profile, src_planes, dst_planes, src, dst, 0, steps, enqueue_step, &wait);
-  if (f.done.size() == 1) return f.done.front();
+  submit_frame(device, profile, src_planes, dst_planes, src, dst, 0, steps, enqueue_step, enqueued_, &wait);
+  if (enqueued_.done.size() == 1) return enqueued_.done.front();
   cl::Event all;
-  device.download_queue().enqueueMarkerWithWaitList(&f.done, &all);
+  device.download_queue().enqueueMarkerWithWaitList(&enqueued_.done, &all);
   return all;
 }
 
@@ -125,13 +132,14 @@ void check_enqueue_storages(clvf_storage src, clvf_storage dst, const char* what
 
 FramePipeline::~FramePipeline() {
   // Released with frames in flight: their copies must not outlive the buffers they use.
-  if (!frames_.empty()) finish_all(*device_);
+  if (count_) finish_all(*device_);
 }
 
 void FramePipeline::complete(FramePlanes* dst_planes, KernelProfile& profile) {
-  if (frames_.empty()) throw Error(CLVF_ERROR_INVALID_ARGUMENT, "no frame is in flight: nothing to complete");
-  const FrameInFlight f = std::move(frames_.front());
-  frames_.pop_front();
+  if (!count_) throw Error(CLVF_ERROR_INVALID_ARGUMENT, "no frame is in flight: nothing to complete");
+  const FrameInFlight& f = ring_[oldest_];
+  oldest_ = (oldest_ + 1) % kDepth;
+  --count_;
   complete_frame(*device_, f, dst_planes, profile);
 }
 

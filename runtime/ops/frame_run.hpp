@@ -6,39 +6,39 @@
 // staged outputs into the caller's planes and collects kernel times. On an error nothing enqueued
 // outlives the call.
 #pragma once
-#include <deque>
-#include <functional>
+#include <array>
 #include <vector>
 
 #include "runtime/frame_planes.hpp"
+#include "runtime/function_ref.hpp"
 #include "runtime/device.hpp"
 #include "runtime/profile.hpp"
 
 namespace clvf {
 
-// A frame between submit_frame and complete_frame.
+// A frame between submit_frame and complete_frame. Its event lists are reserved once and
+// reused, so that a frame allocates nothing.
 struct FrameInFlight {
+  FrameInFlight();
   clvf_frame dst{};
   int slot = 0;
-  std::vector<cl::Event> done;  // the frame's last commands
+  std::vector<cl::Event> done;      // the frame's last commands
+  std::vector<cl::Event> uploaded;  // its uploads
+  std::vector<cl::Event> computed;  // the marker after its kernels
 };
 
-// enqueue_step(i), i < steps, sets frame arguments and enqueues kernels (one step per plane, or
-// per pass) on device.queue(). src_planes or dst_planes may be null (an operation that only
-// reads, or only writes, a caller's frame). `slot` picks the staging buffers (0 .. slots - 1 of
-// the FramePlanes): one per frame in flight.
+using FrameSteps = FunctionRef<void(size_t)>;
+
+// Fills `f`: enqueue_step(i), i < steps, sets frame arguments and enqueues kernels (one step per
+// plane, or per pass) on device.queue(). src_planes or dst_planes may be null (an operation that
+// only reads, or only writes, a caller's frame). `slot` picks the staging buffers (0 .. slots - 1
+// of the FramePlanes): one per frame in flight.
 // `wait`: events the frame's kernels start after (the caller's own commands).
-FrameInFlight submit_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes,
-                           FramePlanes* dst_planes, const clvf_frame& src, const clvf_frame& dst, int slot,
-                           size_t steps, const std::function<void(size_t)>& enqueue_step,
-                           const std::vector<cl::Event>* wait = nullptr);
+void submit_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,
+                  const clvf_frame& src, const clvf_frame& dst, int slot, size_t steps, FrameSteps enqueue_step,
+                  FrameInFlight& f, const std::vector<cl::Event>* wait = nullptr);
 void complete_frame(const Device& device, const FrameInFlight& frame, FramePlanes* dst_planes,
                     KernelProfile& profile);
-
-// Both: the frame is complete when it returns (for operations used one frame at a time).
-void run_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,
-               const clvf_frame& src, const clvf_frame& dst, size_t steps,
-               const std::function<void(size_t)>& enqueue_step);
 
 // Error(INVALID_ARGUMENT) unless both storages are OpenCL memory (what `enqueue` takes).
 void check_enqueue_storages(clvf_storage src, clvf_storage dst, const char* what);
@@ -54,19 +54,24 @@ class FramePipeline {
   FramePipeline& operator=(const FramePipeline&) = delete;
   // Error(INVALID_ARGUMENT) when kDepth frames are in flight.
   void submit(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,
-              const clvf_frame& src, const clvf_frame& dst, size_t steps,
-              const std::function<void(size_t)>& enqueue_step);
+              const clvf_frame& src, const clvf_frame& dst, size_t steps, FrameSteps enqueue_step);
   // Completes the oldest frame; Error(INVALID_ARGUMENT) when there is none.
   void complete(FramePlanes* dst_planes, KernelProfile& profile);
+  // Both, in staging slot 0: the frame is complete when it returns (for operations used one
+  // frame at a time, with staging for one frame).
+  void run(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,
+           const clvf_frame& src, const clvf_frame& dst, size_t steps, FrameSteps enqueue_step);
   // A frame of OpenCL memory (nothing for the host to finish) whose kernels start after `wait`,
   // not kept in flight: the event of its last command is returned for the caller to wait on or
   // to order its own commands after. Kernel times are collected as later frames find them done.
   cl::Event enqueue(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,
-                    const clvf_frame& src, const clvf_frame& dst, size_t steps,
-                    const std::function<void(size_t)>& enqueue_step, const std::vector<cl::Event>& wait);
+                    const clvf_frame& src, const clvf_frame& dst, size_t steps, FrameSteps enqueue_step,
+                    const std::vector<cl::Event>& wait);
 
  private:
-  std::deque<FrameInFlight> frames_;
+  std::array<FrameInFlight, kDepth> ring_;  // in flight: count_ from oldest_, circularly
+  int oldest_ = 0, count_ = 0;
+  FrameInFlight enqueued_;  // for enqueue, whose frames are not kept
   int64_t submitted_ = 0;
   const Device* device_ = nullptr;
 };

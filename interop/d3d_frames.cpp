@@ -202,7 +202,7 @@ clvf_frame D3DFrames::copy_in(const clvf_frame& frame) {
       }
       if (plane_buffers_.size() <= i) plane_buffers_.emplace_back();
       if (plane_bytes_[i] != row || plane_buffers_[i].getInfo<CL_MEM_SIZE>() != row * p.height)
-        plane_buffers_[i] = scratch_buffer(device_->context(), device_->queue(), CL_MEM_READ_WRITE, row * p.height);
+        plane_buffers_[i] = scratch_buffer(*device_, CL_MEM_READ_WRITE, row * p.height);
       plane_bytes_[i] = row;
       if (!output_) {
         const cl::array<size_t, 3> origin = {0, 0, 0}, region = {row, p.height, 1};

@@ -9,6 +9,7 @@
 #include "clvf/clvf.h"
 #include "interop/cuda/cuda_share.hpp"
 #include "interop/shared_frames.hpp"
+#include "runtime/api_device.hpp"
 #include "runtime/api_guard.hpp"
 #include "runtime/device.hpp"
 #include "runtime/ops/colorspace.hpp"
@@ -18,9 +19,6 @@
 #include "runtime/ops/scale_convert.hpp"
 #include "runtime/presets.hpp"
 
-struct clvf_device {
-  std::shared_ptr<clvf::Device> impl;
-};
 struct clvf_cuda_buffer {
   std::shared_ptr<clvf::cuda::Allocation> impl;
 };

@@ -7,12 +7,15 @@
 #include <thread>
 #include <vector>
 
+#include "runtime/settings.hpp"
+
 namespace clvf {
 namespace {
 
 // One run_parts call: its parts are claimed by index by the caller and the pool's threads.
 // Lives on the caller's stack; every field is under the pool's mutex.
 struct Job {
+  Job(FunctionRef<void(size_t)> p, size_t n) : part(p), parts(n), left(n) {}
   FunctionRef<void(size_t)> part;
   size_t parts = 0, next = 0, left = 0;  // claimed up to next; not yet finished: left
   std::condition_variable done;
@@ -80,9 +83,9 @@ Pool& pool() {
 
 unsigned copy_threads() {
   static const unsigned n = [] {
-    const char* e = std::getenv("CLVF_COPY_THREADS");
+    const int given = copy_threads_setting();
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    return std::clamp(e ? static_cast<unsigned>(std::atoi(e)) : std::min(4u, hw), 1u, 8u);
+    return given >= 0 ? static_cast<unsigned>(std::clamp(given, 1, 8)) : std::clamp(std::min(4u, hw), 1u, 8u);
   }();
   return n;
 }
@@ -92,8 +95,7 @@ void run_parts(size_t parts, FunctionRef<void(size_t)> part) {
     if (parts == 1) part(0);
     return;
   }
-  Job job{part};
-  job.parts = job.left = parts;
+  Job job(part, parts);
   pool().run(job);
 }
 

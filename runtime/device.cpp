@@ -49,22 +49,22 @@ std::vector<std::pair<DeviceEntry, cl::Device>> list_devices() {
   return out;
 }
 
-Device::Device(cl::Context context, cl::Device device, cl::CommandQueue queue)
-    : context_(std::move(context)),
+Device::Device(cl::Context context, cl::Device device, cl::CommandQueue queue, Settings settings)
+    : settings_(std::move(settings)),
+      context_(std::move(context)),
       device_(std::move(device)),
       queue_(std::move(queue)),
-      cache_(ProgramCache::default_dir()) {
+      cache_(settings_.cache_dir) {
   const cl::Platform platform(device_.getInfo<CL_DEVICE_PLATFORM>());
   name_ = fmt::format("{} / {}", platform.getInfo<CL_PLATFORM_NAME>().c_str(),
                       device_.getInfo<CL_DEVICE_NAME>().c_str());
   if (device_.getInfo<CL_DEVICE_IMAGE_SUPPORT>()) context_.getSupportedImageFormats(CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, &image_formats_);
-  const char* no_zero_copy = std::getenv("CLVF_NO_ZERO_COPY");
-  zero_copy_host_ = device_.getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY>() && !(no_zero_copy && *no_zero_copy == '1');
+  zero_copy_host_ = device_.getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY>() && settings_.zero_copy;
   profiling_ = queue_.getInfo<CL_QUEUE_PROPERTIES>() & CL_QUEUE_PROFILING_ENABLE;
   const cl_command_queue_properties props = profiling_ ? CL_QUEUE_PROFILING_ENABLE : 0;
   upload_queue_ = cl::CommandQueue(context_, device_, props);
   download_queue_ = cl::CommandQueue(context_, device_, props);
-  if (profiling_requested() && !profiling_)
+  if (profiling_requested(settings_) && !profiling_)
     log(CLVF_LOG_WARNING, "CLVF_PROFILE is set, but the caller's queue has no CL_QUEUE_PROFILING_ENABLE: no kernel times");
   log(CLVF_LOG_INFO, "using OpenCL device {}", name_);
 }
@@ -75,10 +75,7 @@ std::atomic<bool> profiling_flag{false};
 
 void request_profiling(bool on) { profiling_flag = on; }
 
-bool profiling_requested() {
-  const char* p = std::getenv("CLVF_PROFILE");
-  return (p && *p == '1') || profiling_flag;
-}
+bool profiling_requested(const Settings& settings) { return settings.profiling || profiling_flag; }
 
 namespace {
 
@@ -103,14 +100,15 @@ cl::Device find_device(std::string_view spec_text) {
 
 }  // namespace
 
-std::shared_ptr<Device> Device::open(std::string_view spec_text) {
+std::shared_ptr<Device> Device::open(std::string_view spec_text, const Settings& settings) {
   cl::Device device = find_device(spec_text);
   cl::Context context(device);
-  cl::CommandQueue queue(context, device, profiling_requested() ? CL_QUEUE_PROFILING_ENABLE : 0);
-  return std::shared_ptr<Device>(new Device(context, device, queue));
+  cl::CommandQueue queue(context, device, profiling_requested(settings) ? CL_QUEUE_PROFILING_ENABLE : 0);
+  return std::shared_ptr<Device>(new Device(context, device, queue, settings));
 }
 
-std::shared_ptr<Device> Device::open_d3d(std::string_view spec_text, clvf_d3d_kind kind, void* d3d) {
+std::shared_ptr<Device> Device::open_d3d(std::string_view spec_text, clvf_d3d_kind kind, void* d3d,
+                                         const Settings& settings) {
 #if defined(_WIN32)
   cl_context_properties key = kind == CLVF_D3D11    ? CL_CONTEXT_D3D11_DEVICE_KHR
                               : kind == CLVF_DXVA2  ? CL_CONTEXT_ADAPTER_DXVA_KHR
@@ -127,24 +125,25 @@ std::shared_ptr<Device> Device::open_d3d(std::string_view spec_text, clvf_d3d_ki
   cl_context raw = clvfCreateContext(props, 1, &id, nullptr, nullptr, &err);
   if (raw == nullptr) throw cl::Error(err, "clvfCreateContext (with the Direct3D device)");
   cl::Context context(raw, false);
-  cl::CommandQueue queue(context, device, profiling_requested() ? CL_QUEUE_PROFILING_ENABLE : 0);
-  auto out = std::shared_ptr<Device>(new Device(context, device, queue));
+  cl::CommandQueue queue(context, device, profiling_requested(settings) ? CL_QUEUE_PROFILING_ENABLE : 0);
+  auto out = std::shared_ptr<Device>(new Device(context, device, queue, settings));
   out->d3d_kind_ = kind;
   return out;
 #else
-  (void)spec_text, (void)kind, (void)d3d;
+  (void)spec_text, (void)kind, (void)d3d, (void)settings;
   throw Error(CLVF_ERROR_UNSUPPORTED, "clvf_device_open_d3d: Direct3D frames need Windows");
 #endif
 }
 
-std::shared_ptr<Device> Device::wrap(cl_context context, cl_device_id device, cl_command_queue queue) {
+std::shared_ptr<Device> Device::wrap(cl_context context, cl_device_id device, cl_command_queue queue,
+                                     const Settings& settings) {
   if (!context || !device)
     throw Error(CLVF_ERROR_INVALID_ARGUMENT, "clvf_device_wrap: context and device must not be NULL");
   cl::Context ctx(context, true);
   cl::Device dev(device, true);
   cl::CommandQueue q = queue ? cl::CommandQueue(queue, true)
-                             : cl::CommandQueue(ctx, dev, profiling_requested() ? CL_QUEUE_PROFILING_ENABLE : 0);
-  return std::shared_ptr<Device>(new Device(ctx, dev, q));
+                             : cl::CommandQueue(ctx, dev, profiling_requested(settings) ? CL_QUEUE_PROFILING_ENABLE : 0);
+  return std::shared_ptr<Device>(new Device(ctx, dev, q, settings));
 }
 
 bool Device::supports_image_format(cl_channel_order order, cl_channel_type type) const {

@@ -12,6 +12,7 @@
 #include "runtime/cl.hpp"
 #include "runtime/device_spec.hpp"
 #include "runtime/program_cache.hpp"
+#include "runtime/settings.hpp"
 
 namespace clvf {
 namespace cuda {
@@ -20,14 +21,20 @@ class Share;
 
 class Device {
  public:
+  // Each keeps `settings` (by default read from the environment now: the library's edge).
   // Throws Error(NO_DEVICE) listing the devices found when the spec matches none.
-  static std::shared_ptr<Device> open(std::string_view spec);
-  static std::shared_ptr<Device> wrap(cl_context context, cl_device_id device, cl_command_queue queue);
+  static std::shared_ptr<Device> open(std::string_view spec, const Settings& settings = Settings::from_environment());
+  static std::shared_ptr<Device> wrap(cl_context context, cl_device_id device, cl_command_queue queue,
+                                      const Settings& settings = Settings::from_environment());
   // Windows: the device of `spec` in a context shared with a Direct3D object (clvf_device_open_d3d).
-  static std::shared_ptr<Device> open_d3d(std::string_view spec, clvf_d3d_kind kind, void* d3d);
+  static std::shared_ptr<Device> open_d3d(std::string_view spec, clvf_d3d_kind kind, void* d3d,
+                                          const Settings& settings = Settings::from_environment());
   // Linux: the device of `spec` for frames of a CUDA context (clvf_device_open_cuda); with no spec
   // (and no CLVF_DEVICE), the OpenCL device that is the CUDA context's GPU.
-  static std::shared_ptr<Device> open_cuda(std::string_view spec, void* cuda_context);
+  static std::shared_ptr<Device> open_cuda(std::string_view spec, void* cuda_context,
+                                           const Settings& settings = Settings::from_environment());
+
+  const Settings& settings() const { return settings_; }
 
   const cl::Context& context() const { return context_; }
   const cl::Device& device() const { return device_; }
@@ -38,8 +45,8 @@ class Device {
   const cl::CommandQueue& download_queue() const { return download_queue_; }
   const std::string& name() const { return name_; }
   bool supports_image_format(cl_channel_order order, cl_channel_type type) const;
-  // Kernels can use system memory in place (CPU devices, integrated GPUs), unless
-  // CLVF_NO_ZERO_COPY=1 asks for copies through device buffers.
+  // Kernels can use system memory in place (CPU devices, integrated GPUs), unless the settings
+  // ask for copies through device buffers (CLVF_NO_ZERO_COPY=1).
   bool zero_copy_host() const { return zero_copy_host_; }
   // The queue records kernel times (CLVF_PROFILE=1 when the queue is clvf's own, or a caller's
   // queue made with CL_QUEUE_PROFILING_ENABLE).
@@ -57,8 +64,9 @@ class Device {
   }
 
  private:
-  Device(cl::Context context, cl::Device device, cl::CommandQueue queue);
+  Device(cl::Context context, cl::Device device, cl::CommandQueue queue, Settings settings);
 
+  Settings settings_;
   cl::Context context_;
   cl::Device device_;
   cl::CommandQueue queue_, upload_queue_, download_queue_;
@@ -73,8 +81,9 @@ class Device {
   std::map<std::pair<std::string, std::string>, Program> programs_;
 };
 
-// CLVF_PROFILE=1, or request_profiling(true): queues clvf creates from then on record kernel times.
-bool profiling_requested();
+// The settings ask for it (CLVF_PROFILE=1), or request_profiling(true) did: queues clvf creates
+// from then on record kernel times.
+bool profiling_requested(const Settings& settings);
 void request_profiling(bool on);
 
 // Every device of every platform, in clinfo -l order.

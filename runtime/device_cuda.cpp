@@ -32,12 +32,11 @@ std::string uuid_of(const cl::Device& device) {
 
 }  // namespace
 
-std::shared_ptr<Device> Device::open_cuda(std::string_view spec, void* cuda_context) {
+std::shared_ptr<Device> Device::open_cuda(std::string_view spec, void* cuda_context, const Settings& settings) {
   if (!cuda_context) throw Error(CLVF_ERROR_INVALID_ARGUMENT, "clvf_device_open_cuda: the CUDA context must not be NULL");
   auto context = static_cast<cuda::CUcontext>(cuda_context);
   const std::string uuid = cuda::device_uuid(context);
-  const char* env = std::getenv("CLVF_DEVICE");
-  const bool by_uuid = spec.empty() && !(env && *env);
+  const bool by_uuid = spec.empty() && device_spec_setting().empty();
   std::shared_ptr<Device> out;
   if (by_uuid) {
     std::string seen;
@@ -45,7 +44,8 @@ std::shared_ptr<Device> Device::open_cuda(std::string_view spec, void* cuda_cont
       if (uuid_of(device) == uuid) {
         cl::Context ctx(device);
         out = std::shared_ptr<Device>(new Device(
-            ctx, device, cl::CommandQueue(ctx, device, profiling_requested() ? CL_QUEUE_PROFILING_ENABLE : 0)));
+            ctx, device, cl::CommandQueue(ctx, device, profiling_requested(settings) ? CL_QUEUE_PROFILING_ENABLE : 0),
+            settings));
         break;
       }
       seen += fmt::format("\n  {}.{}  {} / {}", entry.platform, entry.device, entry.platform_name, entry.device_name);
@@ -56,7 +56,7 @@ std::shared_ptr<Device> Device::open_cuda(std::string_view spec, void* cuda_cont
                   "cl_khr_device_uuid; is NVIDIA's OpenCL driver installed?). OpenCL devices:" +
                       (seen.empty() ? std::string(" none") : seen));
   } else {
-    out = open(spec);
+    out = open(spec, settings);
     const std::string theirs = uuid_of(out->device());
     if (!theirs.empty() && theirs != uuid)
       throw Error(CLVF_ERROR_INVALID_ARGUMENT,

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "runtime/error.hpp"
+#include "runtime/settings.hpp"
 
 namespace clvf {
 namespace {
@@ -67,8 +68,7 @@ DeviceSpec parse_device_spec(std::string_view raw) {
 
 std::string effective_device_spec(const char* spec) {
   if (spec && *spec) return spec;
-  const char* env = std::getenv("CLVF_DEVICE");
-  if (env && *env) return env;
+  if (std::string env = device_spec_setting(); !env.empty()) return env;
   return "default";
 }
 

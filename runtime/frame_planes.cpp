@@ -30,18 +30,17 @@ HostTransfers& host_transfers() {
   return counts;
 }
 
-FramePlanes::FramePlanes(const cl::Context& context, const cl::CommandQueue& queue, clvf_storage storage,
-                         std::vector<PlaneShape> shapes, const char* which, bool zero_copy_host, bool is_output,
-                         int slots)
-    : context_(context), queue_(queue), storage_(storage), shapes_(std::move(shapes)), which_(which),
-      zero_copy_(zero_copy_host && storage == CLVF_STORAGE_HOST), is_output_(is_output) {
+FramePlanes::FramePlanes(const Device& device, clvf_storage storage, std::vector<PlaneShape> shapes, const char* which,
+                         bool is_output, int slots)
+    : context_(device.context()), queue_(device.queue()), storage_(storage), shapes_(std::move(shapes)), which_(which),
+      zero_copy_(device.zero_copy_host() && storage == CLVF_STORAGE_HOST), is_output_(is_output) {
   if (!staged()) return;
   staging_.resize(slots);
   for (auto& slot : staging_)
     for (const PlaneShape& s : shapes_) {
       const size_t bytes = s.row_bytes * s.rows;
-      Staging st{scratch_buffer(context, queue_, CL_MEM_READ_WRITE, bytes),
-                 scratch_buffer(context, queue_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes)};
+      Staging st{scratch_buffer(device, CL_MEM_READ_WRITE, bytes),
+                 scratch_buffer(device, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes)};
       st.host = queue_.enqueueMapBuffer(st.pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes);
       slot.push_back(std::move(st));
     }

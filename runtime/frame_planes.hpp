@@ -17,6 +17,7 @@
 
 #include "clvf/clvf.h"
 #include "runtime/cl.hpp"
+#include "runtime/device.hpp"
 #include "runtime/kernel.hpp"
 
 namespace clvf {
@@ -39,10 +40,10 @@ HostTransfers& host_transfers();
 class FramePlanes {
  public:
   // `which` names the frame in messages ("source", "destination"); `slots` frames may be in
-  // flight at once (staged host storage keeps a set of buffers per slot); `queue` maps the pinned
-  // memory once.
-  FramePlanes(const cl::Context& context, const cl::CommandQueue& queue, clvf_storage storage,
-              std::vector<PlaneShape> shapes, const char* which, bool zero_copy_host, bool is_output, int slots = 1);
+  // flight at once (staged host storage keeps a set of buffers per slot, its pinned memory mapped
+  // once on the device's queue). Host planes are used in place where the device allows it.
+  FramePlanes(const Device& device, clvf_storage storage, std::vector<PlaneShape> shapes, const char* which,
+              bool is_output, int slots = 1);
   ~FramePlanes();
   FramePlanes(const FramePlanes&) = delete;
   FramePlanes& operator=(const FramePlanes&) = delete;

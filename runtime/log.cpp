@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <mutex>
 
+#include "runtime/settings.hpp"
+
 namespace clvf {
 namespace {
 
@@ -12,11 +14,7 @@ clvf_log_callback sink = nullptr;
 void* sink_opaque = nullptr;
 
 void default_sink(clvf_log_level level, const std::string& message) {
-  static const bool verbose = [] {
-    const char* v = std::getenv("CLVF_LOG");
-    return v && *v && std::string(v) != "0";
-  }();
-  if (level > CLVF_LOG_WARNING && !verbose) return;
+  if (level > CLVF_LOG_WARNING && !verbose_log_setting()) return;
   static const char* names[] = {"error", "warning", "info", "debug"};
   fmt::print(stderr, "clvf {}: {}\n", names[level], message);
 }

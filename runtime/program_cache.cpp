@@ -156,13 +156,6 @@ cl::Program build_program(cl::Program program, const cl::Device& device, const s
 
 ProgramCache::ProgramCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
 
-std::filesystem::path ProgramCache::default_dir() {
-  if (const char* d = std::getenv("CLVF_CACHE_DIR"); d && *d) return d;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::filesystem::path(x) / "clvf";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::filesystem::path(h) / ".cache" / "clvf";
-  return {};
-}
-
 ProgramCache::Stats ProgramCache::stats() const {
   std::lock_guard lock(mutex_);
   return stats_;

@@ -23,9 +23,6 @@ class ProgramCache {
   // dir empty: no disk cache.
   explicit ProgramCache(std::filesystem::path dir);
 
-  // $CLVF_CACHE_DIR, else $XDG_CACHE_HOME/clvf, else $HOME/.cache/clvf, else empty.
-  static std::filesystem::path default_dir();
-
   Program build(const cl::Context& context, const cl::Device& device, const std::string& source,
                     const std::string& options);
 

@@ -28,6 +28,13 @@ class StorageChecker : public ::testing::TestWithParam<clvf_storage> {
         << clvf_last_error();
   }
   void TearDown() override { clvf_device_release(handle_); }
+  // handle_ wrapped again around device_'s context, reading the environment's settings now.
+  void rewrap() {
+    clvf_device_release(handle_);
+    handle_ = nullptr;
+    ASSERT_EQ(clvf_device_wrap(device_->context()(), device_->device()(), device_->queue()(), &handle_), CLVF_OK)
+        << clvf_last_error();
+  }
   // NV12 in images needs CL_RG; without it creation must fail with UNSUPPORTED naming CL_RG.
   bool expect_unsupported_nv12_images(clvf_storage storage, clvf_pixel_format format, clvf_status status) {
     if (storage != CLVF_STORAGE_CL_IMAGE || format != CLVF_PIX_NV12 || device_->supports_image_format(CL_RG, CL_UNORM_INT8))

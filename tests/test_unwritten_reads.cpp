@@ -33,9 +33,13 @@ class UnwrittenReads : public StorageChecker {
     std::vector<Planes> outputs[2];
     const uint8_t poisons[2] = {0x00, 0xFF};
     for (int i = 0; i < 2; ++i) {
+      // A device reads its settings when it opens: the run's operations go on a device wrapped
+      // around the same context with the poison set.
       setenv("CLVF_POISON_SCRATCH", std::to_string(poisons[i]).c_str(), 1);
-      outputs[i] = run(poisons[i]);
+      rewrap();
       unsetenv("CLVF_POISON_SCRATCH");
+      outputs[i] = run(poisons[i]);
+      rewrap();
       if (HasFatalFailure()) return;
     }
     ASSERT_EQ(outputs[0].size(), outputs[1].size());

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "runtime/api_device.hpp"
 #include "runtime/error.hpp"
 #include "runtime/ops/frame_format.hpp"
 #include "runtime/ops/pixel_format.hpp"
@@ -76,11 +77,11 @@ struct Chain::Between {
   std::vector<cl::Buffer> buffers;
   clvf_frame frame{};
 
-  Between(const cl::Context& context, const cl::CommandQueue& queue, const clvf_stream& s) {
+  Between(const Device& device, const clvf_stream& s) {
     frame.storage = CLVF_STORAGE_CL_BUFFER;
     const auto shapes = plane_shapes(planes_of(s.format, s.width, s.height));
     for (size_t i = 0; i < shapes.size(); ++i) {
-      buffers.push_back(scratch_buffer(context, queue, CL_MEM_READ_WRITE, shapes[i].row_bytes * shapes[i].rows));
+      buffers.push_back(scratch_buffer(device, CL_MEM_READ_WRITE, shapes[i].row_bytes * shapes[i].rows));
       frame.planes[i].mem = buffers.back()();
       frame.planes[i].pitch = shapes[i].row_bytes;
     }
@@ -114,11 +115,6 @@ Chain::Chain(clvf_device* device, std::string_view chain, const clvf_stream& inp
   std::vector<StagePlan>& plans = planned.stages;
   output_ = planned.output;
 
-  cl_context context = nullptr;
-  cl_command_queue queue = nullptr;
-  check(clvf_device_handles(device, &context, nullptr, &queue), "chain");
-  const cl::Context shared_context(context, true);
-  const cl::CommandQueue shared_queue(queue, true);
   for (size_t i = 0; i < plans.size(); ++i) {
     StagePlan& plan = plans[i];
     const clvf_storage src = i == 0 ? src_storage : CLVF_STORAGE_CL_BUFFER;
@@ -141,7 +137,7 @@ Chain::Chain(clvf_device* device, std::string_view chain, const clvf_stream& inp
         break;
     }
     stages_.push_back(std::move(stage));
-    if (i + 1 < plans.size()) between_.push_back(std::make_unique<Between>(shared_context, shared_queue, plan.output));
+    if (i + 1 < plans.size()) between_.push_back(std::make_unique<Between>(*device->impl, plan.output));
   }
 }
 

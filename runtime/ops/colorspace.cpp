@@ -208,13 +208,12 @@ Colorspace::Colorspace(std::shared_ptr<Device> device, const clvf_colorspace_par
   add_pass(true, luma_up, w, h, up_h, up_v);
   if (dst_sub) add_pass(false, chroma_down, cw, ch, down_h, down_v);
 
-  const bool zero_copy = device_->zero_copy_host();
   const int slots = FramePipeline::kDepth;
   if (!float_in)
-    src_.emplace(device_->context(), device_->queue(), params_.src_storage,
-                 plane_shapes(planes_of(params_.src_format, w, h)), "source", zero_copy, false, slots);
-  dst_.emplace(device_->context(), device_->queue(), params_.dst_storage,
-               plane_shapes(planes_of(params_.dst_format, w, h)), "destination", zero_copy, true, slots);
+    src_.emplace(*device_, params_.src_storage, plane_shapes(planes_of(params_.src_format, w, h)), "source", false,
+                 slots);
+  dst_.emplace(*device_, params_.dst_storage, plane_shapes(planes_of(params_.dst_format, w, h)), "destination", true,
+               slots);
 }
 
 std::string Colorspace::variant_source(bool luma, bool resample, const VectorPlan* vec, const ResampleTable& th,

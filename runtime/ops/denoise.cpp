@@ -41,14 +41,15 @@ Shape with_runs(Shape s, int patch_r, int channels) {
   return s;
 }
 
-// CLVF_DENOISE_SHAPE=WX,VEC,LANES,ROWS[,RUNS] overrides (a tuning aid for bench/denoise_shapes.sh);
+// The settings' denoise shape, CLVF_DENOISE_SHAPE=WX,VEC,LANES,ROWS[,RUNS], overrides (a tuning
+// aid for bench/denoise_shapes.sh);
 // LANES is cut to what the work-group covers in one round of the column pass; RUNS 1 (VEC 1
 // only) gives the output pass runs of lanes.
-std::optional<Shape> shape_override(int patch_r, int channels) {
-  const char* e = std::getenv("CLVF_DENOISE_SHAPE");
+std::optional<Shape> shape_override(const std::string& text, int patch_r, int channels) {
+  const char* e = text.c_str();
   Shape s{};
   int runs = 0;
-  if (!e || std::sscanf(e, "%d,%d,%d,%d,%d", &s.wx, &s.vec, &s.lanes, &s.rows, &runs) < 4) return std::nullopt;
+  if (std::sscanf(e, "%d,%d,%d,%d,%d", &s.wx, &s.vec, &s.lanes, &s.rows, &runs) < 4) return std::nullopt;
   const bool vec_ok = s.vec == 1 || s.vec == 2 || s.vec == 4 || s.vec == 8 || s.vec == 16;
   if (!vec_ok || s.wx < 1 || s.wx > 1024 || s.rows < 1 || s.rows > 64 || (runs && s.vec != 1))
     throw Error(CLVF_ERROR_INVALID_ARGUMENT,
@@ -59,8 +60,8 @@ std::optional<Shape> shape_override(int patch_r, int channels) {
   return runs ? with_runs(s, patch_r, channels) : s;
 }
 
-Shape shape_for(bool cpu, int patch_r, int channels) {
-  if (const auto s = shape_override(patch_r, channels)) return *s;
+Shape shape_for(const Device& device, bool cpu, int patch_r, int channels) {
+  if (const auto s = shape_override(device.settings().denoise_shape, patch_r, channels)) return *s;
   if (cpu) return {4, 16, 64, 32};
   const int overhang = 2 * patch_r * channels;
   int wx = 128;
@@ -130,7 +131,6 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
   const cl_device_type type = device_->device().getInfo<CL_DEVICE_TYPE>();
   const bool cpu = (type & CL_DEVICE_TYPE_CPU) && !(type & CL_DEVICE_TYPE_GPU);
   const bool temporal = radius_ > 0;
-  const auto& ctx = device_->context();
   for (size_t i = 0; i < geometry.size(); ++i) {
     const PlaneGeometry& g = geometry[i];
     const bool chroma = i > 0;
@@ -140,7 +140,7 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     // A plane left out is copied: a research window of one pixel has no candidates.
     const bool filtered = params_.planes & (chroma && g.channels == 2 ? 0x6u : 1u << i);
     const int patch_r = filtered ? patch / 2 : 0, search_r = filtered ? research / 2 : 0;
-    const Shape shape = shape_for(cpu, patch_r, g.channels);
+    const Shape shape = shape_for(*device_, cpu, patch_r, g.channels);
     const size_t need = local_bytes(shape, patch_r, search_r, g.channels, temporal);
     if (need > local_limit)
       throw Error(CLVF_ERROR_UNSUPPORTED,
@@ -176,13 +176,13 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
                             params_.width, params_.height, radius_));
       pl.slot_bytes = static_cast<int>(bytes);
       pl.pitch = static_cast<int>(row);
-      pl.ring = scratch_buffer(ctx, device_->queue(), CL_MEM_READ_WRITE, bytes * (2 * radius_ + 1));
-      pl.offsets = scratch_buffer(ctx, device_->queue(), CL_MEM_READ_ONLY, sizeof(cl_int) * (2 * radius_ + 1));
+      pl.ring = scratch_buffer(*device_, CL_MEM_READ_WRITE, bytes * (2 * radius_ + 1));
+      pl.offsets = scratch_buffer(*device_, CL_MEM_READ_ONLY, sizeof(cl_int) * (2 * radius_ + 1));
       pl.kernel.set("src", pl.ring);
       pl.kernel.set("src_offset", 0);
       pl.kernel.set("src_pitch", pl.pitch);
       pl.kernel.set("frame_offsets", pl.offsets);
-      const Shape copy_shape = shape_for(cpu, 0, g.channels);
+      const Shape copy_shape = shape_for(*device_, cpu, 0, g.channels);
       pl.copy = device_->kernel(source, options(src_image, false, 0, 0, false, copy_shape), "nlmeans");
       pl.copy.set("dst", pl.ring);  // dst_offset: the frame's slot, at send
       pl.copy.set("dst_pitch", pl.pitch);
@@ -202,11 +202,8 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
   }
   frame_offsets_.assign(planes_.size(), {});
   for (auto& offsets : frame_offsets_) offsets.reserve(2 * radius_ + 1);
-  const bool zero_copy = device_->zero_copy_host();
-  src_.emplace(device_->context(), device_->queue(), params_.src_storage, plane_shapes(geometry), "source", zero_copy,
-               false);
-  dst_.emplace(device_->context(), device_->queue(), params_.dst_storage, plane_shapes(geometry), "destination",
-               zero_copy, true);
+  src_.emplace(*device_, params_.src_storage, plane_shapes(geometry), "source", false);
+  dst_.emplace(*device_, params_.dst_storage, plane_shapes(geometry), "destination", true);
 }
 
 void Denoise::process(const clvf_frame& src, const clvf_frame& dst) {

@@ -25,10 +25,11 @@ constexpr int kBlockRows = 2;
 
 // CPU devices run the one-pass block kernel where it fits (else the two passes in their CPU
 // form), other devices the two passes in their GPU form. CLVF_SCALE_KERNELS=block|cpu|gpu picks
-// a form on any device, so that tests check each and benchmarks compare them.
+// a form on any device (through the device's settings), so that tests check each and benchmarks
+// compare them.
 Scale::Kernels kernels_for(const Device& device) {
-  const char* e = std::getenv("CLVF_SCALE_KERNELS");
-  if (!e || !*e)
+  const std::string& e = device.settings().scale_kernels;
+  if (e.empty())
     return device.device().getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU ? Scale::Kernels::kBlock
                                                                           : Scale::Kernels::kGpu;
   const std::string_view v = e;
@@ -113,20 +114,16 @@ Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params, bo
     // hold finite values, so the intermediate starts finite (zero, or poison for the tests of
     // unwritten reads) and pass 1 only writes finite sums.
     tmp_ = cl::Buffer(device_->context(), CL_MEM_READ_WRITE, tmp_bytes);
-    device_->queue().enqueueFillBuffer(tmp_, float_scratch_fill(), 0, tmp_bytes);
+    device_->queue().enqueueFillBuffer(tmp_, float_scratch_fill(*device_), 0, tmp_bytes);
     for (Plane& pl : planes_) {
       if (pl.block) continue;
       pl.v.set("tmp", tmp_);
       pl.h.set("tmp", tmp_);
     }
   }
-  const bool zero_copy = device_->zero_copy_host();
   const int slots = FramePipeline::kDepth;
-  src_.emplace(device_->context(), device_->queue(), params_.src_storage, plane_shapes(src_planes), "source",
-               zero_copy, false, slots);
-  if (!float_output_)
-    dst_.emplace(device_->context(), device_->queue(), params_.dst_storage, plane_shapes(dst_planes), "destination",
-                 zero_copy, true, slots);
+  src_.emplace(*device_, params_.src_storage, plane_shapes(src_planes), "source", false, slots);
+  if (!float_output_) dst_.emplace(*device_, params_.dst_storage, plane_shapes(dst_planes), "destination", true, slots);
 }
 
 std::string Scale::build_options(const Plane& pl, bool src_image, bool dst_image) const {
@@ -145,7 +142,7 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
   const bool dst_image = params_.dst_storage == CLVF_STORAGE_CL_IMAGE && !float_output_;
   const int index = static_cast<int>(&pl - planes_.data());
   if (float_output_)
-    pl.float_plane = scratch_buffer(device_->context(), device_->queue(), CL_MEM_READ_WRITE,
+    pl.float_plane = scratch_buffer(*device_, CL_MEM_READ_WRITE,
                                     sizeof(float) * pl.dst_w * pl.channels * pl.dst_h);
   const auto bind_float_output = [&](Kernel& k) {
     k.set("dst", pl.float_plane);

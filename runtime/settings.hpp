@@ -1,0 +1,28 @@
+// Every CLVF_* environment variable the library reads is read here, and nowhere else. A device
+// reads its Settings once, when it opens (the library's edge), and keeps them: operations take
+// them from their device, and tests and embedders give a device their own.
+#pragma once
+#include <filesystem>
+#include <string>
+
+namespace clvf {
+
+struct Settings {
+  // CLVF_CACHE_DIR, else $XDG_CACHE_HOME/clvf, else $HOME/.cache/clvf; empty: no binary cache.
+  std::filesystem::path cache_dir;
+  bool zero_copy = true;      // CLVF_NO_ZERO_COPY=1: host frames always staged (the discrete-GPU path)
+  bool profiling = false;     // CLVF_PROFILE=1: queues the device makes record kernel times
+  std::string scale_kernels;  // CLVF_SCALE_KERNELS: block, cpu or gpu ("": by the device's type)
+  std::string denoise_shape;  // CLVF_DENOISE_SHAPE: WX,VEC,LANES,ROWS[,RUNS], a tuning aid
+  int poison = -1;            // CLVF_POISON_SCRATCH: the byte scratch memory starts as (-1: left)
+
+  static Settings from_environment();
+};
+
+// Process-wide, read once: the device spec when none is given (CLVF_DEVICE, "" when unset),
+// verbose logging (CLVF_LOG set and not 0), and the copy threads (CLVF_COPY_THREADS, -1 when unset).
+std::string device_spec_setting();
+bool verbose_log_setting();
+int copy_threads_setting();
+
+}  // namespace clvf

@@ -1,0 +1,93 @@
+// A device reads the CLVF_* environment once, when it opens, and its operations use what it read
+// (runtime/settings.hpp): the environment changing afterwards changes nothing, and a device given
+// its own settings does not read the environment at all.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "runtime/error.hpp"
+#include "runtime/ops/scale_convert.hpp"
+#include "test_device.hpp"
+
+namespace clvf::test {
+namespace {
+
+clvf_scale_params small_scale() {
+  clvf_scale_params p;
+  clvf_scale_params_default(&p);
+  p.format = CLVF_PIX_NV12, p.src_width = p.src_height = 16, p.dst_width = p.dst_height = 8;
+  return p;
+}
+
+// The status and message of creating a scale on `device`.
+std::string scale_error(const std::shared_ptr<Device>& device) {
+  try {
+    ScaleConvert scale(device, small_scale());
+    return "";
+  } catch (const Error& e) {
+    return e.what();
+  }
+}
+
+// Sets a variable for its scope and puts back what was there (a whole-binary run may have set it).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    const char* old = std::getenv(name);
+    had_ = old != nullptr;
+    if (had_) old_ = old;
+    setenv(name, value, 1);
+  }
+  ~ScopedEnv() { had_ ? setenv(name_, old_.c_str(), 1) : unsetenv(name_); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  bool had_ = false;
+  std::string old_;
+};
+
+const char* test_spec() {
+  const char* spec = std::getenv("CLVF_TEST_DEVICE");
+  return spec && *spec ? spec : "pocl";
+}
+
+TEST(Settings, ReadWhenTheDeviceOpensAndKept) {
+  std::shared_ptr<Device> device;
+  {
+    ScopedEnv kernels("CLVF_SCALE_KERNELS", "bogus");
+    device = Device::open(test_spec());
+  }
+  EXPECT_EQ(device->settings().scale_kernels, "bogus");
+  EXPECT_NE(scale_error(device).find("CLVF_SCALE_KERNELS is 'bogus'"), std::string::npos) << scale_error(device);
+  EXPECT_EQ(scale_error(Device::open(test_spec())), "");  // a device opened now reads the change
+}
+
+TEST(Settings, GivenSettingsAreNotReadFromTheEnvironment) {
+  ScopedEnv kernels("CLVF_SCALE_KERNELS", "bogus"), staged("CLVF_NO_ZERO_COPY", "1");
+  Settings given;
+  given.scale_kernels = "gpu";
+  given.poison = 7;
+  auto device = Device::open(test_spec(), given);
+  EXPECT_EQ(scale_error(device), "");
+  EXPECT_TRUE(device->settings().zero_copy);
+  EXPECT_EQ(device->settings().poison, 7);
+}
+
+TEST(Settings, FromTheEnvironment) {
+  {
+    ScopedEnv cache("CLVF_CACHE_DIR", "/tmp/clvf-settings-test"), poison("CLVF_POISON_SCRATCH", "0x2a"),
+        profile("CLVF_PROFILE", "1");
+    const Settings s = Settings::from_environment();
+    EXPECT_EQ(s.cache_dir, "/tmp/clvf-settings-test");
+    EXPECT_EQ(s.poison, 42);
+    EXPECT_TRUE(s.profiling);
+  }
+  ScopedEnv poison("CLVF_POISON_SCRATCH", "300");  // not a byte: no poison
+  EXPECT_EQ(Settings::from_environment().poison, -1);
+}
+
+}  // namespace
+}  // namespace clvf::test

@@ -12,7 +12,7 @@
 
 #include "clvf/clvf.h"
 #include "ffmpeg_support.hpp"
-#include "runtime/chain/expression.hpp"
+#include "api/chain/expression.hpp"
 #include "runtime/error.hpp"
 #include "runtime/ops/pixel_format.hpp"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/chain/chain.hpp"
+#include "api/chain/chain.hpp"
 #include "runtime/device_spec.hpp"
 #include "runtime/error.hpp"
 #include "runtime/ops/colour_matrix.hpp"

@@ -1,11 +1,11 @@
-#include "runtime/chain/filter_options.hpp"
+#include "api/chain/filter_options.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 
-#include "runtime/chain/expression.hpp"
-#include "runtime/chain/option_string.hpp"
+#include "api/chain/expression.hpp"
+#include "api/chain/option_string.hpp"
 #include "runtime/error.hpp"
 #include "runtime/presets.hpp"
 

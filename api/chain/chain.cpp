@@ -1,8 +1,8 @@
-#include "runtime/chain/chain.hpp"
+#include "api/chain/chain.hpp"
 
 #include <fmt/format.h>
 
-#include "runtime/api_device.hpp"
+#include "api/api_device.hpp"
 #include "runtime/error.hpp"
 #include "runtime/ops/frame_format.hpp"
 #include "runtime/ops/pixel_format.hpp"

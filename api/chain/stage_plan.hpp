@@ -5,7 +5,7 @@
 // for the same string.
 #pragma once
 #include "clvf/clvf.h"
-#include "runtime/chain/option_string.hpp"
+#include "api/chain/option_string.hpp"
 
 namespace clvf::chain {
 

@@ -1,4 +1,4 @@
-#include "runtime/chain/stage_plan.hpp"
+#include "api/chain/stage_plan.hpp"
 
 #include <fmt/format.h>
 
@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <numeric>
 
-#include "runtime/chain/expression.hpp"
-#include "runtime/chain/filter_options.hpp"
+#include "api/chain/expression.hpp"
+#include "api/chain/filter_options.hpp"
 #include "runtime/device.hpp"
 #include "runtime/error.hpp"
 #include "runtime/ops/colour_matrix.hpp"

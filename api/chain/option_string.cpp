@@ -1,4 +1,4 @@
-#include "runtime/chain/option_string.hpp"
+#include "api/chain/option_string.hpp"
 
 #include <fmt/format.h>
 

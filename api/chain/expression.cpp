@@ -1,4 +1,4 @@
-#include "runtime/chain/expression.hpp"
+#include "api/chain/expression.hpp"
 
 #include <fmt/format.h>
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "clvf/clvf.h"
-#include "runtime/api_guard.hpp"
+#include "api/api_guard.hpp"
 #include "runtime/ops/filter_plan.hpp"
 
 using clvf::require;

@@ -1,7 +1,7 @@
-// The C API of chains (clvf_chain_*), over runtime/chain/.
+// The C API of chains (clvf_chain_*), over api/chain/.
 #include "clvf/clvf.h"
-#include "runtime/api_guard.hpp"
-#include "runtime/chain/chain.hpp"
+#include "api/api_guard.hpp"
+#include "api/chain/chain.hpp"
 
 struct clvf_chain {
   clvf::chain::Chain impl;

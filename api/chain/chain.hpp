@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "clvf/clvf.h"
-#include "runtime/chain/stage_plan.hpp"
+#include "api/chain/stage_plan.hpp"
 
 namespace clvf::chain {
 

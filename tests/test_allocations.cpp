@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "clvf/clvf.h"
+#include "host_nv12.hpp"
 
 namespace {
 std::atomic<bool> counting{false};
@@ -47,16 +48,6 @@ namespace {
 
 constexpr int kW = 64, kH = 36, kWarmUp = 8, kHalf = 50;
 
-struct Nv12 {
-  Nv12(int w, int h) : luma(size_t(w) * h, 16), chroma(size_t(w) * h / 2, 128) {
-    frame.storage = CLVF_STORAGE_HOST;
-    frame.planes[0] = {luma.data(), nullptr, 0, size_t(w)};
-    frame.planes[1] = {chroma.data(), nullptr, 0, size_t(w)};
-  }
-  std::vector<uint8_t> luma, chroma;
-  clvf_frame frame{};
-};
-
 // The bound per frame for each case, as docs/architecture.md gives them.
 struct Case {
   const char* name;
@@ -75,7 +66,7 @@ class Allocations : public ::testing::TestWithParam<bool> {  // param: staging f
 
   void count(const Case& c, const std::function<clvf_status(const clvf_frame*, const clvf_frame*)>& frame) {
     SCOPED_TRACE(c.name);
-    Nv12 src(c.w, c.h), dst(c.w, c.h);
+    clvf::test::HostNv12 src(c.w, c.h), dst(c.w, c.h);
     for (int i = 0; i < kWarmUp; ++i) ASSERT_EQ(frame(&src.frame, &dst.frame), CLVF_OK) << clvf_last_error();
     uint64_t half[2];
     for (uint64_t& h : half) {

@@ -10,23 +10,13 @@
 #include <vector>
 
 #include "clvf/clvf.h"
+#include "host_nv12.hpp"
 #include "runtime/frame_planes.hpp"
 
 namespace clvf::test {
 namespace {
 
 constexpr int kW = 64, kH = 36, kFrames = 100;
-
-// An NV12 host frame of its own memory.
-struct Nv12 {
-  Nv12(int w, int h) : luma(size_t(w) * h, 16), chroma(size_t(w) * h / 2, 128) {
-    frame.storage = CLVF_STORAGE_HOST;
-    frame.planes[0] = {luma.data(), nullptr, 0, size_t(w)};
-    frame.planes[1] = {chroma.data(), nullptr, 0, size_t(w)};
-  }
-  std::vector<uint8_t> luma, chroma;
-  clvf_frame frame{};
-};
 
 struct Counts {
   uint64_t staged_uploads, staged_downloads, direct_maps, direct_maps_elsewhere;
@@ -64,7 +54,7 @@ class ZeroCopy : public ::testing::TestWithParam<bool> {  // param: staging forc
   // Runs `process` on kFrames frames and checks what moved: two planes each way per frame.
   void expect_transfers(const char* name, const std::function<clvf_status(const clvf_frame*, const clvf_frame*)>& process) {
     SCOPED_TRACE(name);
-    Nv12 src(kW, kH), dst(kW, kH);
+    HostNv12 src(kW, kH), dst(kW, kH);
     const Counts before = Counts::now();
     for (int i = 0; i < kFrames; ++i) ASSERT_EQ(process(&src.frame, &dst.frame), CLVF_OK) << clvf_last_error();
     const Counts d = Counts::now() - before;

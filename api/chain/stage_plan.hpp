@@ -1,8 +1,8 @@
 // One filter of a chain planned for its input stream: its operation's parameters and the stream it
-// outputs. The rules are the FFmpeg filters' (filters/vf_*_clvf.c): sizes from w/h expressions
-// adjusted as FFmpeg's scale filters adjust them, and the source's coding from the in_* options
-// or the stream's tags. tests/test_chain.cpp checks that a chain gives the frames ffmpeg gives
-// for the same string.
+// outputs. The option text becomes the request the filters make, and the rules are theirs:
+// runtime/ops/filter_plan (sizes, coding, tags); only w/h are evaluated here, as FFmpeg's
+// scale_eval.c does. tests/test_chain.cpp checks that a chain gives the frames ffmpeg gives for
+// the same string.
 #pragma once
 #include "clvf/clvf.h"
 #include "api/chain/option_string.hpp"

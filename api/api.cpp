@@ -222,7 +222,7 @@ CLVF_API clvf_status clvf_scale_submit(clvf_scale* scale, const clvf_frame* src,
     require(scale, "clvf_scale_submit: scale");
     require(src, "clvf_scale_submit: src");
     require(dst, "clvf_scale_submit: dst");
-    scale->sides.run(src, dst, [&](const clvf_frame* s, const clvf_frame* d) { scale->impl->submit(*s, *d); });
+    scale->sides.run(src, dst, [&](const clvf_frame* s, const clvf_frame* d) { scale->impl->submit(s, *d, {}); });
   });
 }
 
@@ -317,6 +317,26 @@ CLVF_API clvf_status clvf_denoise_receive(clvf_denoise* denoise, const clvf_fram
   });
 }
 
+CLVF_API clvf_status clvf_denoise_submit(clvf_denoise* denoise, const clvf_frame* src, const clvf_frame* dst, int* got) {
+  return api_call([&] {
+    require(got, "clvf_denoise_submit: got");
+    *got = 0;
+    require(denoise, "clvf_denoise_submit: denoise");
+    require(dst, "clvf_denoise_submit: dst");
+    static const std::vector<cl::Event> no_events;
+    denoise->sides.run(src, dst, [&](const clvf_frame* s, const clvf_frame* d) {
+      *got = denoise->impl->submit(s, *d, no_events) ? 1 : 0;
+    });
+  });
+}
+
+CLVF_API clvf_status clvf_denoise_complete(clvf_denoise* denoise) {
+  return api_call([&] {
+    require(denoise, "clvf_denoise_complete: denoise");
+    denoise->impl->complete();
+  });
+}
+
 CLVF_API void clvf_denoise_release(clvf_denoise* denoise) { delete denoise; }
 
 CLVF_API const char* clvf_denoise_profile(const clvf_denoise* denoise) {
@@ -406,7 +426,7 @@ CLVF_API clvf_status clvf_colorspace_submit(clvf_colorspace* colorspace, const c
     require(colorspace, "clvf_colorspace_submit: colorspace");
     require(src, "clvf_colorspace_submit: src");
     require(dst, "clvf_colorspace_submit: dst");
-    colorspace->sides.run(src, dst, [&](const clvf_frame* s, const clvf_frame* d) { colorspace->impl->submit(*s, *d); });
+    colorspace->sides.run(src, dst, [&](const clvf_frame* s, const clvf_frame* d) { colorspace->impl->submit(s, *d, {}); });
   });
 }
 

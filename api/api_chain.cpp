@@ -46,7 +46,24 @@ CLVF_API clvf_status clvf_chain_process(clvf_chain* chain, const clvf_frame* src
     *got = 0;
     require(chain, "clvf_chain_process: chain");
     require(dst, "clvf_chain_process: dst");
-    *got = chain->impl.process(src, dst) ? 1 : 0;
+    *got = chain->impl.process(src, *dst) ? 1 : 0;
+  });
+}
+
+CLVF_API clvf_status clvf_chain_submit(clvf_chain* chain, const clvf_frame* src, const clvf_frame* dst, int* got) {
+  return clvf::api_call([&] {
+    require(got, "clvf_chain_submit: got");
+    *got = 0;
+    require(chain, "clvf_chain_submit: chain");
+    require(dst, "clvf_chain_submit: dst");
+    *got = chain->impl.submit(src, *dst) ? 1 : 0;
+  });
+}
+
+CLVF_API clvf_status clvf_chain_complete(clvf_chain* chain) {
+  return clvf::api_call([&] {
+    require(chain, "clvf_chain_complete: chain");
+    chain->impl.complete();
   });
 }
 

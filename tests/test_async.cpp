@@ -177,6 +177,129 @@ TEST_P(AsyncFrames, EnqueuedFramesFollowTheCallersEvents) {
   }
 }
 
+// Streams with frames in flight (clvf_denoise_submit, clvf_chain_submit): the same outputs in the
+// same order as one at a time (send/receive, process), delayed by a temporal denoise, flushed at
+// the end, with CLVF_MAX_IN_FLIGHT in flight; releasing with frames in flight is safe.
+TEST_P(AsyncFrames, StreamsInFlightEqualOneAtATime) {
+  const clvf_storage storage = GetParam();
+  std::mt19937_64 rng(checker_seed());
+  const auto formats = colour_image_formats(CLVF_PIX_YUV420P);
+  struct Case {
+    const char* name;
+    int t;              // denoise alone, temporal radius t
+    const char* chain;  // or a chain
+  };
+  const Case cases[] = {{"denoise t=0", 0, nullptr},
+                        {"denoise t=1", 1, nullptr},
+                        {"denoise t=3", 3, nullptr},
+                        {"chain", 0,
+                         "denoise_clvf=s=4:p=3:r=5:t=1,scale_clvf=w=64:h=40,colorspace_clvf=matrix=bt601:range=pc"}};
+  int checked = 0;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    clvf_denoise* denoise = nullptr;
+    clvf_chain* chain = nullptr;
+    int w = kSrcW, h = kSrcH;
+    auto make = [&] {
+      if (c.chain) {
+        clvf_stream in{};
+        in.version = CLVF_API_VERSION, in.width = kSrcW, in.height = kSrcH, in.format = CLVF_PIX_YUV420P;
+        ASSERT_EQ(clvf_chain_create(handle_, c.chain, &in, storage, storage, &chain), CLVF_OK) << clvf_last_error();
+        clvf_stream out{};
+        ASSERT_EQ(clvf_chain_output(chain, &out), CLVF_OK);
+        w = out.width, h = out.height;
+        return;
+      }
+      clvf_denoise_params p;
+      clvf_denoise_params_default(&p);
+      p.format = CLVF_PIX_YUV420P, p.width = kSrcW, p.height = kSrcH, p.strength = 4, p.patch_size = 3;
+      p.research_size = 5, p.temporal_radius = c.t, p.src_storage = p.dst_storage = storage;
+      ASSERT_EQ(clvf_denoise_create(handle_, &p, &denoise), CLVF_OK) << clvf_last_error();
+    };
+    auto release = [&] {
+      clvf_denoise_release(denoise);
+      clvf_chain_release(chain);
+      denoise = nullptr, chain = nullptr;
+    };
+    // One at a time: *got tells whether dst received an output.
+    auto step = [&](const clvf_frame* s, const clvf_frame& d, int* got) {
+      if (chain) return clvf_chain_process(chain, s, &d, got);
+      clvf_status st = clvf_denoise_send(denoise, s);
+      return st != CLVF_OK ? st : clvf_denoise_receive(denoise, &d, got);
+    };
+    auto submit = [&](const clvf_frame* s, const clvf_frame& d, int* got) {
+      return chain ? clvf_chain_submit(chain, s, &d, got) : clvf_denoise_submit(denoise, s, &d, got);
+    };
+    auto complete = [&] { return chain ? clvf_chain_complete(chain) : clvf_denoise_complete(denoise); };
+
+    make();
+    ASSERT_TRUE(denoise || chain);
+    constexpr int kFrames = 7;
+    std::vector<std::unique_ptr<TestFrame>> in, out;  // out[kFrames]: for the calls that give nothing
+    for (int n = 0; n <= kFrames; ++n) {
+      if (n < kFrames) {
+        in.push_back(std::make_unique<TestFrame>(device_->context(), device_->queue(), storage,
+                                                 colour_plane_shapes(CLVF_PIX_YUV420P, kSrcW, kSrcH), formats));
+        in.back()->fill(pack(CLVF_PIX_YUV420P, random_components(CLVF_PIX_YUV420P, kSrcW, kSrcH, rng), kSrcW, kSrcH));
+      }
+      out.push_back(std::make_unique<TestFrame>(device_->context(), device_->queue(), storage,
+                                                colour_plane_shapes(CLVF_PIX_YUV420P, w, h), formats));
+    }
+    const auto poison = [&] { return pack(CLVF_PIX_YUV420P, random_components(CLVF_PIX_YUV420P, w, h, rng), w, h); };
+    std::vector<std::vector<RefPlane>> expected;
+    int got = 0, outputs = 0;
+    for (int n = 0; n <= kFrames; ++n) {
+      do {
+        out[outputs]->fill(poison());
+        ASSERT_EQ(step(n < kFrames ? &in[n]->frame() : nullptr, out[outputs]->frame(), &got), CLVF_OK)
+            << clvf_last_error();
+        if (got) {
+          bool intact = false;
+          expected.push_back(out[outputs++]->read(&intact));
+        }
+      } while (got && n == kFrames && outputs < kFrames);
+    }
+    ASSERT_EQ(outputs, kFrames);
+    release();
+
+    // Again with frames in flight, on a new operation.
+    make();
+    for (auto& o : out) o->fill(poison());
+    int started = 0, in_flight = 0;
+    for (int n = 0; n <= kFrames && started < kFrames; ++n) {  // the end is sent while outputs are to come
+      do {
+        if (in_flight == CLVF_MAX_IN_FLIGHT) {  // no submit while the most are in flight
+          ASSERT_EQ(complete(), CLVF_OK) << clvf_last_error();
+          --in_flight;
+        }
+        const clvf_frame& dst = out[started]->frame();
+        ASSERT_EQ(submit(n < kFrames ? &in[n]->frame() : nullptr, dst, &got), CLVF_OK) << clvf_last_error();
+        started += got, in_flight += got;
+        if (n < kFrames) EXPECT_EQ(got, n >= (c.chain ? 1 : c.t) ? 1 : 0) << "frame " << n;
+      } while (got && n == kFrames && started < kFrames);
+    }
+    EXPECT_EQ(started, kFrames);
+    EXPECT_EQ(in_flight, CLVF_MAX_IN_FLIGHT);
+    EXPECT_EQ(submit(&in[0]->frame(), out[0]->frame(), &got), CLVF_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(clvf_last_error()).find("3 frames are in flight"), std::string::npos) << clvf_last_error();
+    for (; in_flight; --in_flight) ASSERT_EQ(complete(), CLVF_OK) << clvf_last_error();
+    EXPECT_EQ(complete(), CLVF_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(clvf_last_error()).find("no frame is in flight"), std::string::npos) << clvf_last_error();
+    for (int n = 0; n < kFrames; ++n) {
+      bool intact = false;
+      const auto planes = out[n]->read(&intact);
+      EXPECT_TRUE(intact);
+      for (size_t i = 0; i < planes.size(); ++i)
+        EXPECT_TRUE(planes[i].data == expected[n][i].data) << "frame " << n << " plane " << i;
+      ++checked;
+    }
+    // Released with frames in flight: waits for them, nothing is left behind.
+    for (int n = 0; n < 3; ++n) ASSERT_EQ(submit(&in[n]->frame(), out[n]->frame(), &got), CLVF_OK) << clvf_last_error();
+    release();
+  }
+  EXPECT_EQ(checked, 4 * 7);
+}
+
 CLVF_INSTANTIATE_STORAGES(AsyncFrames);
 
 }  // namespace

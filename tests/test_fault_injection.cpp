@@ -122,6 +122,29 @@ clvf_status denoise_job(clvf_device* dev, std::vector<unsigned char>& out, int t
   return st;
 }
 
+// Temporal denoise, scale with conversion, and colorspace as one chain, host frames at both ends.
+constexpr const char* kChain = "denoise_clvf=s=6:p=3:r=5:t=1,scale_clvf=w=40:h=30:format=yuv420p,colorspace_clvf=format=rgba";
+
+clvf_status chain_job(clvf_device* dev, std::vector<unsigned char>& out, int frames) {
+  clvf_stream in{};
+  in.version = CLVF_API_VERSION, in.width = W, in.height = H, in.format = CLVF_PIX_NV12;
+  clvf_chain* chain = nullptr;
+  clvf_status st = clvf_chain_create(dev, kChain, &in, CLVF_STORAGE_HOST, CLVF_STORAGE_HOST, &chain);
+  std::vector<HostFrame> src;
+  for (int i = 0; i < frames; ++i) src.emplace_back(CLVF_PIX_NV12, W, H, unsigned(i));
+  HostFrame dst(CLVF_PIX_RGBA, 40, 30, 99);
+  for (int i = 0; i <= frames && st == CLVF_OK; ++i) {
+    // One call per source frame; after the end, until nothing is left.
+    for (int got = 1; got && st == CLVF_OK;) {
+      st = clvf_chain_process(chain, i < frames ? &src[i].frame : nullptr, &dst.frame, &got);
+      if (got) out.insert(out.end(), dst.bytes.begin(), dst.bytes.end());
+      if (i < frames) break;
+    }
+  }
+  clvf_chain_release(chain);
+  return st;
+}
+
 bool is_refcount_call(const char* name) {
   return std::strncmp(name, "clRelease", 9) == 0 || std::strncmp(name, "clRetain", 8) == 0;
 }
@@ -252,6 +275,46 @@ TEST(FaultInjection, AllocationsDenoiseTemporal) {
 }
 TEST(FaultInjection, DenoiseTemporal) {
   sweep("denoise t=1", [](clvf_device* d, std::vector<unsigned char>& o) { return denoise_job(d, o, 1); });
+}
+TEST(FaultInjection, ChainInFlight) {
+  sweep("chain", [](clvf_device* d, std::vector<unsigned char>& o) { return chain_job(d, o, 3); });
+}
+TEST(FaultInjection, AllocationsChain) {
+  sweep_allocations("chain", [](clvf_device* d, std::vector<unsigned char>& o) { return chain_job(d, o, 3); });
+}
+
+// A chain's frame crosses its stages with no host wait between them: the host waits once a frame,
+// for the last stage (the interposer counts clFinish, blocking copies, and waits for events not yet
+// complete). In place and staged, with a temporal denoise first.
+void expect_one_wait_a_frame() {
+  clvf_device* dev = nullptr;
+  const char* spec = std::getenv("CLVF_TEST_DEVICE");
+  ASSERT_EQ(clvf_device_open(spec && *spec ? spec : nullptr, &dev), CLVF_OK) << clvf_last_error();
+  clvf_stream in{};
+  in.version = CLVF_API_VERSION, in.width = W, in.height = H, in.format = CLVF_PIX_NV12;
+  clvf_chain* chain = nullptr;
+  ASSERT_EQ(clvf_chain_create(dev, kChain, &in, CLVF_STORAGE_HOST, CLVF_STORAGE_HOST, &chain), CLVF_OK)
+      << clvf_last_error();
+  constexpr int kWarm = 3, kFrames = 20;
+  HostFrame src(CLVF_PIX_NV12, W, H, 1), dst(CLVF_PIX_RGBA, 40, 30, 99);
+  int got = 0, outputs = 0;
+  for (int i = 0; i < kWarm; ++i) ASSERT_EQ(clvf_chain_process(chain, &src.frame, &dst.frame, &got), CLVF_OK);
+  clvf_fault_arm(0);
+  for (int i = 0; i < kFrames; ++i) {
+    ASSERT_EQ(clvf_chain_process(chain, &src.frame, &dst.frame, &got), CLVF_OK) << clvf_last_error();
+    outputs += got;
+  }
+  const long waits = clvf_fault_host_waits();
+  EXPECT_EQ(outputs, kFrames);
+  EXPECT_EQ(waits, kFrames) << "host waits over " << kFrames << " frames of a three-stage chain";
+  clvf_chain_release(chain);
+  clvf_device_release(dev);
+}
+TEST(HostWaits, ChainWaitsOnceAFrame) { expect_one_wait_a_frame(); }
+TEST(HostWaits, ChainWaitsOnceAFrameStaged) {
+  ASSERT_EQ(setenv("CLVF_NO_ZERO_COPY", "1", 1), 0);
+  expect_one_wait_a_frame();
+  unsetenv("CLVF_NO_ZERO_COPY");
 }
 
 }  // namespace

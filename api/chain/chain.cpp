@@ -2,8 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <exception>
+
 #include "api/api_device.hpp"
 #include "runtime/error.hpp"
+#include "runtime/ops/colorspace.hpp"
+#include "runtime/ops/denoise.hpp"
+#include "runtime/ops/scale_convert.hpp"
 #include "runtime/ops/frame_format.hpp"
 #include "runtime/ops/pixel_format.hpp"
 #include "runtime/presets.hpp"
@@ -12,10 +17,6 @@
 namespace clvf::chain {
 
 namespace {
-
-void check(clvf_status status, const std::string& where) {
-  if (status != CLVF_OK) throw Error(status, fmt::format("{}: {}", where, clvf_last_error()));
-}
 
 // A chain preset's name (or a preset file, PATH or PATH#NAME), rather than a filter without options.
 bool names_a_preset(std::string_view chain) {
@@ -32,45 +33,39 @@ std::vector<FilterText> chain_filters(std::string_view chain) {
   return split_chain(chain);
 }
 
-// One operation and what a step does with it. Scale and colorspace turn each frame into one;
-// denoise may hold frames back (t > 0) and gives them at the end.
+// One operation of the chain.
 struct Chain::Stage {
-  std::string name;  // "stage 2 (scale_clvf)"
-  Operation operation;
-  clvf_scale* scale = nullptr;
-  clvf_denoise* denoise = nullptr;
-  clvf_colorspace* colorspace = nullptr;
-  bool ended = false;  // denoise: the end was sent
+  std::string name;  // "chain stage 2 (scale_clvf)"
+  std::unique_ptr<Operation> operation;
 
-  ~Stage() {
-    clvf_scale_release(scale);
-    clvf_denoise_release(denoise);
-    clvf_colorspace_release(colorspace);
-  }
-
-  // in null: the end. Returns whether `out` received a frame; *end is set when nothing more comes.
-  bool step(const clvf_frame* in, const clvf_frame* out, bool* end) {
-    *end = false;
-    if (operation != Operation::denoise) {
-      if (!in) return *end = true, false;
-      check(operation == Operation::scale ? clvf_scale_process(scale, in, out)
-                                          : clvf_colorspace_process(colorspace, in, out),
-            name);
-      return true;
+  // The stage's messages name it.
+  template <typename Body>
+  auto named(Body&& body) -> decltype(body()) {
+    try {
+      return body();
+    } catch (const Error& e) {
+      throw Error(e.status(), fmt::format("{}: {}", name, e.what()));
     }
-    if (in) {
-      ended = false;
-      check(clvf_denoise_send(denoise, in), name);
-    } else if (!ended) {
-      check(clvf_denoise_send(denoise, nullptr), name);
-      ended = true;
-    }
-    int got = 0;
-    check(clvf_denoise_receive(denoise, out, &got), name);
-    *end = !got && !in;
-    return got != 0;
   }
 };
+
+namespace {
+std::unique_ptr<Operation> make_operation(const std::shared_ptr<Device>& device, StagePlan& plan, clvf_storage src,
+                                          clvf_storage dst) {
+  switch (plan.kind) {
+    case StageKind::scale:
+      plan.scale.src_storage = src, plan.scale.dst_storage = dst;
+      return std::make_unique<ScaleConvert>(device, plan.scale);
+    case StageKind::denoise:
+      plan.denoise.src_storage = src, plan.denoise.dst_storage = dst;
+      return std::make_unique<Denoise>(device, plan.denoise);
+    case StageKind::colorspace:
+      plan.colorspace.src_storage = src, plan.colorspace.dst_storage = dst;
+      return std::make_unique<Colorspace>(device, plan.colorspace);
+  }
+  throw Error(CLVF_ERROR_INTERNAL, "a chain stage of no known kind");
+}
+}  // namespace
 
 // A frame between two operations: one device buffer per plane, packed rows.
 struct Chain::Between {
@@ -96,6 +91,9 @@ ChainPlan plan_chain(std::string_view chain, const clvf_stream& input) {
                                                          input.width, input.height, CLVF_MAX_SIDE));
   ChainPlan plan;
   plan.filters = chain_filters(chain);
+  if (plan.filters.size() > CLVF_MAX_CHAIN_STAGES)
+    throw Error(CLVF_ERROR_INVALID_ARGUMENT, fmt::format("the chain has {} filters; allowed: 1 to {}",
+                                                         plan.filters.size(), CLVF_MAX_CHAIN_STAGES));
   plan.output = input;
   for (const FilterText& f : plan.filters) {
     try {
@@ -114,49 +112,122 @@ Chain::Chain(clvf_device* device, std::string_view chain, const clvf_stream& inp
   const std::vector<FilterText>& filters = planned.filters;
   std::vector<StagePlan>& plans = planned.stages;
   output_ = planned.output;
+  // Shared storages at the ends become the OpenCL storages the first and last stages take.
+  sides_.open(device->impl, {src_storage, input.format, input.width, input.height},
+              {dst_storage, output_.format, output_.width, output_.height});
 
   for (size_t i = 0; i < plans.size(); ++i) {
-    StagePlan& plan = plans[i];
     const clvf_storage src = i == 0 ? src_storage : CLVF_STORAGE_CL_BUFFER;
     const clvf_storage dst = i + 1 == plans.size() ? dst_storage : CLVF_STORAGE_CL_BUFFER;
     auto stage = std::make_unique<Stage>();
     stage->name = fmt::format("chain stage {} ({})", i + 1, filters[i].name);
-    stage->operation = plan.operation;
-    switch (plan.operation) {
-      case Operation::scale:
-        plan.scale.src_storage = src, plan.scale.dst_storage = dst;
-        check(clvf_scale_create(device, &plan.scale, &stage->scale), stage->name);
-        break;
-      case Operation::denoise:
-        plan.denoise.src_storage = src, plan.denoise.dst_storage = dst;
-        check(clvf_denoise_create(device, &plan.denoise, &stage->denoise), stage->name);
-        break;
-      case Operation::colorspace:
-        plan.colorspace.src_storage = src, plan.colorspace.dst_storage = dst;
-        check(clvf_colorspace_create(device, &plan.colorspace, &stage->colorspace), stage->name);
-        break;
-    }
+    stage->operation = stage->named([&] { return make_operation(device->impl, plans[i], src, dst); });
     stages_.push_back(std::move(stage));
-    if (i + 1 < plans.size()) between_.push_back(std::make_unique<Between>(*device->impl, plan.output));
+    if (i + 1 < plans.size()) between_.push_back(std::make_unique<Between>(*device->impl, plans[i].output));
   }
 }
 
-Chain::~Chain() = default;
+Chain::~Chain() {
+  // Frames in flight finish before the buffers and shared frames they use go.
+  try {
+    complete_all();
+  } catch (...) {
+  }
+}
 
-bool Chain::process(const clvf_frame* src, const clvf_frame* dst) {
-  const clvf_frame* in = src;
-  for (size_t i = 0; i < stages_.size(); ++i) {
-    const clvf_frame* out = i + 1 == stages_.size() ? dst : &between_[i]->frame;
-    bool end = false;
-    if (stages_[i]->step(in, out, &end)) {
-      in = out;
-    } else if (end) {
-      in = nullptr;  // the end travels on: later stages give what they still hold
-    } else {
-      return false;  // held back by a temporal denoise
+bool Chain::process(const clvf_frame* src, const clvf_frame& dst) {
+  if (!submit(src, dst)) return false;
+  complete();
+  return true;
+}
+
+bool Chain::submit(const clvf_frame* src, const clvf_frame& dst) {
+  if (count_ == CLVF_MAX_IN_FLIGHT)
+    throw Error(CLVF_ERROR_INVALID_ARGUMENT, fmt::format("chain: {} frames are in flight, the most there can be; "
+                                                         "complete one first",
+                                                         CLVF_MAX_IN_FLIGHT));
+  bool got = false;
+  sides_.run(src, &dst, [&](const clvf_frame* s, const clvf_frame* d) { got = run(s, *d); });
+  return got;
+}
+
+void Chain::complete() {
+  if (!count_) throw Error(CLVF_ERROR_INVALID_ARGUMENT, "chain: no frame is in flight: nothing to complete");
+  Frame& f = frames_[oldest_];
+  oldest_ = (oldest_ + 1) % CLVF_MAX_IN_FLIGHT;
+  --count_;
+  const uint32_t stages = f.stages;
+  f.stages = 0;
+  complete_stages(stages);
+}
+
+bool Chain::run(const clvf_frame* in, const clvf_frame& dst) {
+  static const std::vector<cl::Event> kNoEvents;
+  const std::vector<cl::Event>* wait = &kNoEvents;
+  uint32_t submitted = 0;
+  bool got = false;
+  try {
+    for (size_t i = 0; i < stages_.size(); ++i) {
+      Stage& stage = *stages_[i];
+      const bool last = i + 1 == stages_.size();
+      const clvf_frame& out = last ? dst : between_[i]->frame;
+      if (stage.named([&] { return stage.operation->submit(in, out, *wait); })) {
+        submitted |= 1u << i;
+        wait = &stage.operation->submitted();
+        in = &out;
+        got = last;
+      } else if (in) {
+        break;  // held back by a temporal denoise
+      }
+      // else the end travels on: later stages give what they still hold
+    }
+  } catch (...) {
+    try {
+      complete_all();
+      complete_stages(submitted);
+    } catch (...) {
+    }
+    throw;
+  }
+  if (!got) {
+    // Nothing for the caller to complete: what earlier stages hold of this frame is completed now,
+    // after the frames before it (each stage completes its frames in order).
+    complete_all();
+    complete_stages(submitted);
+    return false;
+  }
+  frames_[(oldest_ + count_) % CLVF_MAX_IN_FLIGHT].stages = submitted;
+  ++count_;
+  return true;
+}
+
+void Chain::complete_all() {
+  std::exception_ptr first;
+  for (int n = 0; n < count_; ++n) {
+    Frame& f = frames_[(oldest_ + n) % CLVF_MAX_IN_FLIGHT];
+    const uint32_t stages = f.stages;
+    f.stages = 0;
+    try {
+      complete_stages(stages);
+    } catch (...) {
+      if (!first) first = std::current_exception();
     }
   }
-  return in != nullptr;
+  if (first) std::rethrow_exception(first);
+}
+
+void Chain::complete_stages(uint32_t stages) {
+  std::exception_ptr first;
+  for (size_t i = stages_.size(); i-- > 0;) {
+    if (!(stages & (1u << i))) continue;
+    Stage& stage = *stages_[i];
+    try {
+      stage.named([&] { stage.operation->complete(); });
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  }
+  if (first) std::rethrow_exception(first);
 }
 
 }  // namespace clvf::chain

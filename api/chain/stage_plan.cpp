@@ -89,9 +89,9 @@ void coding_options(const FilterOptions& o, Request& r) {
 }
 
 template <typename Params>
-StagePlan stage(Operation operation, Params StagePlan::*field, const Plan<Params>& plan) {
+StagePlan stage(StageKind kind, Params StagePlan::*field, const Plan<Params>& plan) {
   StagePlan s;
-  s.operation = operation;
+  s.kind = kind;
   s.*field = plan.params;
   s.output = plan.output;
   return s;
@@ -129,7 +129,7 @@ StagePlan plan_scale(const FilterOptions& o, const clvf_stream& in) {
   r.width_text = w_expr.c_str();
   r.height_text = h_expr.c_str();
   evaluate_size(o, in, raw(r.format), w_expr, h_expr, &r.width, &r.height);
-  return stage(Operation::scale, &StagePlan::scale, clvf::plan_scale(r, in));
+  return stage(StageKind::scale, &StagePlan::scale, clvf::plan_scale(r, in));
 }
 
 StagePlan plan_denoise(const FilterOptions& o, const clvf_stream& in) {
@@ -141,7 +141,7 @@ StagePlan plan_denoise(const FilterOptions& o, const clvf_stream& in) {
   }
   profile_option(o);
   StagePlan plan;
-  plan.operation = Operation::denoise;
+  plan.kind = StageKind::denoise;
   clvf_denoise_params& p = plan.denoise;
   clvf_denoise_params_default(&p);
   p.format = in.format;
@@ -170,7 +170,7 @@ StagePlan plan_colorspace(const FilterOptions& o, const clvf_stream& in) {
   r.chroma_location =
       o.integer("chroma_location", 1, 3, {{"left", 1}, {"center", 2}, {"topleft", 3}}).value_or(CLVF_UNSET);
   r.chroma_filter = named<clvf_scale_algorithm>(o, "chroma_filter", scale_algorithm_from_name);
-  return stage(Operation::colorspace, &StagePlan::colorspace, clvf::plan_colorspace(r, in));
+  return stage(StageKind::colorspace, &StagePlan::colorspace, clvf::plan_colorspace(r, in));
 }
 
 }  // namespace

@@ -9,13 +9,13 @@
 
 namespace clvf::chain {
 
-enum class Operation { scale, denoise, colorspace };
+enum class StageKind { scale, denoise, colorspace };
 
 struct StagePlan {
-  Operation operation = Operation::scale;
-  clvf_scale_params scale{};            // operation == scale
-  clvf_denoise_params denoise{};        // operation == denoise
-  clvf_colorspace_params colorspace{};  // operation == colorspace
+  StageKind kind = StageKind::scale;
+  clvf_scale_params scale{};            // kind == scale
+  clvf_denoise_params denoise{};        // kind == denoise
+  clvf_colorspace_params colorspace{};  // kind == colorspace
   clvf_stream output{};
 };
 

@@ -197,6 +197,7 @@ typedef struct clvf_frame {
 #define CLVF_MAX_WINDOW 99            /* denoise patch and research sizes: odd, 1 to this */
 #define CLVF_MAX_TEMPORAL_RADIUS 3    /* denoise temporal_radius: 0 to this */
 #define CLVF_MAX_STRENGTH 30          /* denoise strength: 1 to this */
+#define CLVF_MAX_CHAIN_STAGES 32      /* filters in one chain: 1 to this */
 
 /* ---- scale ---- */
 /* Filters as zimg defines them (the same names give the same weights). Downscaling widens every
@@ -340,6 +341,14 @@ CLVF_API clvf_status clvf_denoise_process(clvf_denoise *denoise, const clvf_fram
 CLVF_API clvf_status clvf_denoise_send(clvf_denoise *denoise, const clvf_frame *src);
 /* Writes the next output into dst and sets *got to 1, or sets *got to 0 when none is ready. */
 CLVF_API clvf_status clvf_denoise_receive(clvf_denoise *denoise, const clvf_frame *dst, int *got);
+/* The same stream with frames in flight, any t (a stream uses send/receive or submit, not both):
+ * submit sends src (NULL: the end) and, when that makes an output ready, starts it into dst and
+ * sets *got to 1; complete finishes the oldest output started, as clvf_scale_complete (at most
+ * CLVF_MAX_IN_FLIGHT in flight; src and dst stay in use until then). *got 0: no output yet (the
+ * first t frames, or nothing left after the end), dst untouched and src already read. */
+CLVF_API clvf_status clvf_denoise_submit(clvf_denoise *denoise, const clvf_frame *src, const clvf_frame *dst,
+                                         int *got);
+CLVF_API clvf_status clvf_denoise_complete(clvf_denoise *denoise);
 CLVF_API void clvf_denoise_release(clvf_denoise *denoise);
 /* Kernel times, as clvf_scale_profile. */
 CLVF_API const char *clvf_denoise_profile(const clvf_denoise *denoise);
@@ -474,6 +483,13 @@ CLVF_API clvf_status clvf_chain_output(const clvf_chain *chain, clvf_stream *out
  * read before the call returns. After an error the chain is in an unknown state: release it. */
 CLVF_API clvf_status clvf_chain_process(clvf_chain *chain, const clvf_frame *src, const clvf_frame *dst,
                                         int *got);
+/* The same with frames in flight: submit sends src (NULL: the end) and, when an output comes out
+ * of the chain, starts it into dst and sets *got to 1; complete finishes the oldest output started
+ * (at most CLVF_MAX_IN_FLIGHT in flight; src and dst stay in use until then). *got 0: src has been
+ * read, dst is untouched. A frame's stages run one after another on the device with no host wait
+ * between them. */
+CLVF_API clvf_status clvf_chain_submit(clvf_chain *chain, const clvf_frame *src, const clvf_frame *dst, int *got);
+CLVF_API clvf_status clvf_chain_complete(clvf_chain *chain);
 CLVF_API void clvf_chain_release(clvf_chain *chain);
 
 /* ---- presets ---- */

@@ -172,6 +172,14 @@ class Denoise {
     check(clvf_denoise_receive(h_.get(), &dst, &got));
     return got != 0;
   }
+  // The same stream with frames in flight (clvf_denoise_submit): returns whether an output was
+  // started into dst; complete() finishes the oldest.
+  bool submit(const clvf_frame* src, const clvf_frame& dst) {
+    int got = 0;
+    check(clvf_denoise_submit(h_.get(), src, &dst, &got));
+    return got != 0;
+  }
+  void complete() { check(clvf_denoise_complete(h_.get())); }
   std::string profile() const { return clvf_denoise_profile(h_.get()); }
   clvf_denoise* get() const noexcept { return h_.get(); }
 
@@ -200,6 +208,14 @@ class Chain {
     check(clvf_chain_process(h_.get(), src, &dst, &got));
     return got != 0;
   }
+  // With frames in flight (clvf_chain_submit): returns whether an output was started into dst;
+  // complete() finishes the oldest.
+  bool submit(const clvf_frame* src, const clvf_frame& dst) {
+    int got = 0;
+    check(clvf_chain_submit(h_.get(), src, &dst, &got));
+    return got != 0;
+  }
+  void complete() { check(clvf_chain_complete(h_.get())); }
   clvf_chain* get() const noexcept { return h_.get(); }
 
  private:

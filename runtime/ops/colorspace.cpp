@@ -269,7 +269,7 @@ std::string Colorspace::variant_source(bool luma, bool resample, const VectorPla
 }
 
 void Colorspace::process(const clvf_frame& src, const clvf_frame& dst) {
-  submit(src, dst);
+  submit(&src, dst, {});
   complete();
 }
 
@@ -295,9 +295,11 @@ void Colorspace::enqueue_pass(size_t i, const clvf_frame& src, const clvf_frame&
                                         profile_.track(device_->profiling(), pass.name));
 }
 
-void Colorspace::submit(const clvf_frame& src, const clvf_frame& dst) {
-  pipeline_.submit(*device_, profile_, src_ ? &*src_ : nullptr, &*dst_, src, dst, passes_.size(),
-                   [&](size_t i) { enqueue_pass(i, src, dst); });
+bool Colorspace::submit(const clvf_frame* src, const clvf_frame& dst, const std::vector<cl::Event>& wait) {
+  if (!src) return false;
+  pipeline_.submit(*device_, profile_, src_ ? &*src_ : nullptr, &*dst_, *src, dst, passes_.size(),
+                   [&](size_t i) { enqueue_pass(i, *src, dst); }, &wait);
+  return true;
 }
 
 cl::Event Colorspace::enqueue(const clvf_frame& src, const clvf_frame& dst, const std::vector<cl::Event>& wait) {

@@ -12,6 +12,7 @@
 #include "runtime/device.hpp"
 #include "runtime/ops/colour_matrix.hpp"
 #include "runtime/ops/frame_run.hpp"
+#include "runtime/ops/operation.hpp"
 #include "runtime/ops/resample_table.hpp"
 #include "runtime/ops/scale.hpp"
 #include "runtime/profile.hpp"
@@ -23,7 +24,7 @@ void validate_colorspace_params(const clvf_colorspace_params& p);
 
 struct VectorPlan;  // how a pass takes 16 pixels per work-item (colorspace.cpp)
 
-class Colorspace {
+class Colorspace final : public Operation {
  public:
   // float_source: the source is these planes of unrounded samples (a Scale's float output, in the
   // layout of src_format) instead of a caller's frame; src_storage is then ignored.
@@ -31,14 +32,16 @@ class Colorspace {
              std::vector<FloatPlane> float_source = {});
   // With a float source, src is not used.
   void process(const clvf_frame& src, const clvf_frame& dst);
-  // Asynchronous, as Scale's.
-  void submit(const clvf_frame& src, const clvf_frame& dst);
-  void complete();
+  // Asynchronous (Operation), as Scale's. With a float source, src only says whether there is a
+  // frame.
+  bool submit(const clvf_frame* src, const clvf_frame& dst, const std::vector<cl::Event>& wait) override;
+  const std::vector<cl::Event>& submitted() const override { return pipeline_.newest_done(); }
+  void complete() override;
   // Event-driven, for OpenCL frames (FramePipeline::enqueue).
   cl::Event enqueue(const clvf_frame& src, const clvf_frame& dst, const std::vector<cl::Event>& wait);
   // The checks submit makes of a destination frame, alone (Error(INVALID_ARGUMENT)).
   void validate_destination(const clvf_frame& dst) const { dst_->validate(dst); }
-  std::string profile_report() const { return profile_.report(); }
+  std::string profile_report() const override { return profile_.report(); }
 
  private:
   struct Pass {

@@ -200,36 +200,63 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     pl.copy_name = fmt::format("ring copy plane {}", i);
     planes_.push_back(std::move(pl));
   }
-  frame_offsets_.assign(planes_.size(), {});
+  frame_offsets_.assign(planes_.size() * FramePipeline::kDepth, {});
   for (auto& offsets : frame_offsets_) offsets.reserve(2 * radius_ + 1);
-  src_.emplace(*device_, params_.src_storage, plane_shapes(geometry), "source", false);
-  dst_.emplace(*device_, params_.dst_storage, plane_shapes(geometry), "destination", true);
+  copied_.reserve(1);
+  // Staging for each frame in flight (a temporal source is copied to the ring through slot 0).
+  const int slots = FramePipeline::kDepth;
+  src_.emplace(*device_, params_.src_storage, plane_shapes(geometry), "source", false, radius_ ? 1 : slots);
+  dst_.emplace(*device_, params_.dst_storage, plane_shapes(geometry), "destination", true, slots);
 }
 
 void Denoise::process(const clvf_frame& src, const clvf_frame& dst) {
   if (radius_ > 0)
     invalid(fmt::format("denoise: with temporal radius {}, frames go through send and receive", radius_));
-  process_spatial(src, dst);
+  pipeline_.run(*device_, profile_, &*src_, &*dst_, src, dst, planes_.size(),
+                [&](size_t i) { enqueue_spatial(i, src, dst); });
 }
 
-void Denoise::process_spatial(const clvf_frame& src, const clvf_frame& dst) {
+void Denoise::enqueue_spatial(size_t i, const clvf_frame& src, const clvf_frame& dst) {
+  Plane& pl = planes_[i];
+  src_->set_args(pl.kernel, "src", src, i);
+  dst_->set_args(pl.kernel, "dst", dst, i);
+  device_->queue().enqueueNDRangeKernel(pl.kernel.get(), cl::NullRange, pl.global, pl.local, nullptr,
+                                        profile_.track(device_->profiling(), pl.name));
+}
+
+bool Denoise::take(const clvf_frame* src) {
+  if (!src) return ended_ = true, false;  // the end given again is the same end
+  if (ended_ && received_ == sent_) ended_ = false, sent_ = received_ = 0;  // a new stream
+  if (ended_) invalid("denoise: a frame sent after the end of the stream while outputs are still to be received");
+  return true;
+}
+
+bool Denoise::output_ready() const { return received_ < sent_ && (ended_ || sent_ > received_ + radius_); }
+
+void Denoise::copy_to_ring(const clvf_frame& src, const std::vector<cl::Event>& wait) {
+  if (sent_ - received_ > radius_)
+    invalid(fmt::format("denoise: {} frames are waiting; receive before sending more", sent_ - received_));
+  // A source in host memory goes through staging slot 0 (or is wrapped in place): the previous
+  // copy must have read it first.
+  const bool host_source = params_.src_storage == CLVF_STORAGE_HOST;
+  if (host_source && !copied_.empty()) cl::Event::waitForEvents(copied_);
+  const int slot = static_cast<int>(sent_ % (2 * radius_ + 1));
   const auto& q = device_->queue();
   const bool timed = device_->profiling();
-  pipeline_.run(*device_, profile_, &*src_, &*dst_, src, dst, planes_.size(), [&](size_t i) {
+  cl::Event done = pipeline_.enqueue(*device_, profile_, &*src_, nullptr, src, src, planes_.size(), [&](size_t i) {
     Plane& pl = planes_[i];
-    src_->set_args(pl.kernel, "src", src, i);
-    dst_->set_args(pl.kernel, "dst", dst, i);
-    q.enqueueNDRangeKernel(pl.kernel.get(), cl::NullRange, pl.global, pl.local, nullptr, profile_.track(timed, pl.name));
-  });
+    src_->set_args(pl.copy, "src", src, i);
+    pl.copy.set("dst_offset", slot * pl.slot_bytes);
+    q.enqueueNDRangeKernel(pl.copy.get(), cl::NullRange, pl.copy_global, pl.copy_local, nullptr,
+                           profile_.track(timed, pl.copy_name));
+  }, wait);
+  copied_.clear();  // emptied by destruction (see submit_frame)
+  copied_.push_back(std::move(done));
+  ++sent_;
 }
 
 void Denoise::send(const clvf_frame* src) {
-  if (ended_ && received_ == sent_) ended_ = false, sent_ = received_ = 0;  // a new stream
-  if (ended_) invalid("denoise: send after the end of the stream while outputs are still to be received");
-  if (!src) {
-    ended_ = true;
-    return;
-  }
+  if (!take(src)) return;
   if (radius_ == 0) {
     if (pending_) invalid("denoise: send before the previous frame's output was received");
     src_->validate(*src);  // checked now; used at receive
@@ -237,36 +264,46 @@ void Denoise::send(const clvf_frame* src) {
     ++sent_;
     return;
   }
-  if (sent_ - received_ > radius_)
-    invalid(fmt::format("denoise: {} frames are waiting; receive before sending more", sent_ - received_));
-  const int slot = static_cast<int>(sent_ % (2 * radius_ + 1));
-  const auto& q = device_->queue();
-  const bool timed = device_->profiling();
-  pipeline_.run(*device_, profile_, &*src_, nullptr, *src, *src, planes_.size(), [&](size_t i) {
-    Plane& pl = planes_[i];
-    src_->set_args(pl.copy, "src", *src, i);
-    pl.copy.set("dst_offset", slot * pl.slot_bytes);
-    q.enqueueNDRangeKernel(pl.copy.get(), cl::NullRange, pl.copy_global, pl.copy_local, nullptr,
-                           profile_.track(timed, pl.copy_name));
-  });
-  ++sent_;
+  copy_to_ring(*src, {});
+  cl::Event::waitForEvents(copied_);  // in the ring before send returns
 }
 
 bool Denoise::receive(const clvf_frame& dst) {
-  if (received_ >= sent_ || (!ended_ && sent_ <= received_ + radius_)) return false;
+  if (!output_ready()) return false;
   if (radius_ == 0) {
     const clvf_frame src = *pending_;
     pending_.reset();
     ++received_;
-    process_spatial(src, dst);
+    process(src, dst);
     return true;
   }
-  run_temporal(dst, received_);
-  ++received_;
+  submit_temporal(dst, received_++, {});
+  complete();
   return true;
 }
 
-void Denoise::run_temporal(const clvf_frame& dst, int64_t frame) {
+bool Denoise::submit(const clvf_frame* src, const clvf_frame& dst, const std::vector<cl::Event>& wait) {
+  pipeline_.check_room();  // refused whether or not this frame would start an output
+  if (radius_ == 0) {
+    if (!src) return false;
+    if (pending_) invalid("denoise: submit while a frame sent is still to be received");
+    pipeline_.submit(*device_, profile_, &*src_, &*dst_, *src, dst, planes_.size(),
+                     [&](size_t i) { enqueue_spatial(i, *src, dst); }, &wait);
+    return true;
+  }
+  const bool frame = take(src);
+  if (frame) copy_to_ring(*src, wait);
+  if (!output_ready()) {
+    if (frame) cl::Event::waitForEvents(copied_);  // the caller may reuse the source on return
+    return false;
+  }
+  submit_temporal(dst, received_++, frame ? copied_ : wait);
+  return true;
+}
+
+void Denoise::complete() { pipeline_.complete(&*dst_, profile_); }
+
+void Denoise::submit_temporal(const clvf_frame& dst, int64_t frame, const std::vector<cl::Event>& wait) {
   // The current frame first, then its neighbours that exist (at the ends of the stream, fewer),
   // in order of time.
   const int slots = 2 * radius_ + 1;
@@ -278,16 +315,17 @@ void Denoise::run_temporal(const clvf_frame& dst, int64_t frame) {
   const std::span<const int64_t> frames(frame_list.data(), count);
   const auto& q = device_->queue();
   const bool timed = device_->profiling();
-  pipeline_.run(*device_, profile_, nullptr, &*dst_, dst, dst, planes_.size(), [&](size_t i) {
+  const size_t first_offsets = size_t(pipeline_.next_slot()) * planes_.size();
+  pipeline_.submit(*device_, profile_, nullptr, &*dst_, dst, dst, planes_.size(), [&](size_t i) {
     Plane& pl = planes_[i];
-    auto& offsets = frame_offsets_[i];
+    auto& offsets = frame_offsets_[first_offsets + i];
     offsets.clear();
     for (int64_t n : frames) offsets.push_back(static_cast<cl_int>(n % slots) * pl.slot_bytes);
     q.enqueueWriteBuffer(pl.offsets, CL_FALSE, 0, sizeof(cl_int) * offsets.size(), offsets.data());
     pl.kernel.set("frames", pl.filtered ? static_cast<int>(offsets.size()) : 1);
     dst_->set_args(pl.kernel, "dst", dst, i);
     q.enqueueNDRangeKernel(pl.kernel.get(), cl::NullRange, pl.global, pl.local, nullptr, profile_.track(timed, pl.name));
-  });
+  }, &wait);
 }
 
 }  // namespace clvf

@@ -9,6 +9,7 @@
 #include "clvf/clvf.h"
 #include "runtime/frame_planes.hpp"
 #include "runtime/ops/frame_run.hpp"
+#include "runtime/ops/operation.hpp"
 #include "runtime/cl.hpp"
 #include "runtime/device.hpp"
 #include "runtime/profile.hpp"
@@ -21,8 +22,10 @@ void validate_denoise_params(const clvf_denoise_params& p);
 // Spatial (t = 0): process(src, dst), or send/receive. Temporal (t > 0): send frames in order
 // (each is copied into a ring of 2t + 1 frames on the device before send returns), receive the
 // output of frame n once frame n + t has been sent, or after send(nullptr) (end of stream: the
-// last t outputs use the frames there are). A send after the end starts a new stream.
-class Denoise {
+// last t outputs use the frames there are). A send after the end starts a new stream. The same
+// stream runs without host waits through submit (Operation); send/receive and submit are not
+// mixed in one stream.
+class Denoise final : public Operation {
  public:
   Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& params);
   void process(const clvf_frame& src, const clvf_frame& dst);
@@ -30,7 +33,10 @@ class Denoise {
   void send(const clvf_frame* src);
   // False when no output is ready yet (dst untouched).
   bool receive(const clvf_frame& dst);
-  std::string profile_report() const { return profile_.report(); }
+  bool submit(const clvf_frame* src, const clvf_frame& dst, const std::vector<cl::Event>& wait) override;
+  const std::vector<cl::Event>& submitted() const override { return pipeline_.newest_done(); }
+  void complete() override;
+  std::string profile_report() const override { return profile_.report(); }
 
  private:
   struct Plane {
@@ -43,21 +49,31 @@ class Denoise {
     cl::NDRange global, local, copy_global, copy_local;
     std::string name, copy_name;  // in kernel-time reports
   };
-  void process_spatial(const clvf_frame& src, const clvf_frame& dst);
-  void run_temporal(const clvf_frame& dst, int64_t frame);
+  void enqueue_spatial(size_t plane, const clvf_frame& src, const clvf_frame& dst);
+  // Stream bookkeeping of a send: whether a frame comes (else the end was taken).
+  bool take(const clvf_frame* src);
+  // Temporal: the source into the ring's slot for frame sent_, after `wait` (copied_: its event).
+  void copy_to_ring(const clvf_frame& src, const std::vector<cl::Event>& wait);
+  bool output_ready() const;
+  // Temporal: frame `frame`'s output into dst, in flight in the pipeline.
+  void submit_temporal(const clvf_frame& dst, int64_t frame, const std::vector<cl::Event>& wait);
 
   std::shared_ptr<Device> device_;
   clvf_denoise_params params_;
   int radius_ = 0;
   std::vector<Plane> planes_;
   std::optional<FramePlanes> src_, dst_;
-  FramePipeline pipeline_;  // after the planes it uses
   KernelProfile profile_;
   // Stream state: frames sent and received, end of stream seen, and (t = 0) the frame to filter.
   int64_t sent_ = 0, received_ = 0;
   bool ended_ = false;
   std::optional<clvf_frame> pending_;
-  std::vector<std::vector<cl_int>> frame_offsets_;  // per plane, kept until the queue has read them
+  std::vector<cl::Event> copied_;  // the newest ring copy's event
+  // Per staging slot and plane (slot * planes + plane): the frame offsets a write reads from the
+  // host, kept until the frame in that slot completes.
+  std::vector<std::vector<cl_int>> frame_offsets_;
+  // Last: destroyed first, its destructor waits for the frames in flight, which use all the above.
+  FramePipeline pipeline_;
 };
 
 }  // namespace clvf

@@ -85,16 +85,20 @@ void complete_frame(const Device& device, const FrameInFlight& frame, FramePlane
 
 void FramePipeline::submit(const Device& device, KernelProfile& profile, FramePlanes* src_planes,
                            FramePlanes* dst_planes, const clvf_frame& src, const clvf_frame& dst, size_t steps,
-                           FrameSteps enqueue_step) {
-  if (count_ >= kDepth)
-    throw Error(CLVF_ERROR_INVALID_ARGUMENT,
-                fmt::format("{} frames are in flight, the most there can be; complete one first", kDepth));
+                           FrameSteps enqueue_step, const std::vector<cl::Event>* wait) {
+  check_room();
   device_ = &device;
   const int slot = static_cast<int>(submitted_ % kDepth);
   submit_frame(device, profile, src_planes, dst_planes, src, dst, slot, steps, enqueue_step,
-               ring_[(oldest_ + count_) % kDepth]);
+               ring_[(oldest_ + count_) % kDepth], wait);
   ++count_;
   ++submitted_;
+}
+
+void FramePipeline::check_room() const {
+  if (count_ >= kDepth)
+    throw Error(CLVF_ERROR_INVALID_ARGUMENT,
+                fmt::format("{} frames are in flight, the most there can be; complete one first", kDepth));
 }
 
 void FramePipeline::run(const Device& device, KernelProfile& profile, FramePlanes* src_planes,

@@ -52,9 +52,18 @@ class FramePipeline {
   ~FramePipeline();
   FramePipeline(const FramePipeline&) = delete;
   FramePipeline& operator=(const FramePipeline&) = delete;
-  // Error(INVALID_ARGUMENT) when kDepth frames are in flight.
+  // Error(INVALID_ARGUMENT) when kDepth frames are in flight. The frame's kernels start after
+  // `wait` (when given).
   void submit(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,
-              const clvf_frame& src, const clvf_frame& dst, size_t steps, FrameSteps enqueue_step);
+              const clvf_frame& src, const clvf_frame& dst, size_t steps, FrameSteps enqueue_step,
+              const std::vector<cl::Event>* wait = nullptr);
+  // The last commands of the newest frame submitted (valid until it completes).
+  const std::vector<cl::Event>& newest_done() const { return ring_[(oldest_ + count_ + kDepth - 1) % kDepth].done; }
+  // The staging slot the next frame submitted uses.
+  int next_slot() const { return static_cast<int>(submitted_ % kDepth); }
+  int in_flight() const { return count_; }
+  // Error(INVALID_ARGUMENT) when kDepth frames are in flight (what submit checks first).
+  void check_room() const;
   // Completes the oldest frame; Error(INVALID_ARGUMENT) when there is none.
   void complete(FramePlanes* dst_planes, KernelProfile& profile);
   // Both, in staging slot 0: the frame is complete when it returns (for operations used one

@@ -219,7 +219,7 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
 }
 
 void Scale::process(const clvf_frame& src, const clvf_frame& dst) {
-  submit(src, dst);
+  submit(&src, dst, {});
   complete();
 }
 
@@ -236,9 +236,11 @@ void Scale::enqueue_plane(size_t i, const clvf_frame& src, const clvf_frame& dst
                            profile_.track(timed, pl.h_name));
 }
 
-void Scale::submit(const clvf_frame& src, const clvf_frame& dst) {
-  pipeline_.submit(*device_, profile_, &*src_, dst_ ? &*dst_ : nullptr, src, dst, planes_.size(),
-                   [&](size_t i) { enqueue_plane(i, src, dst); });
+bool Scale::submit(const clvf_frame* src, const clvf_frame& dst, const std::vector<cl::Event>& wait) {
+  if (!src) return false;
+  pipeline_.submit(*device_, profile_, &*src_, dst_ ? &*dst_ : nullptr, *src, dst, planes_.size(),
+                   [&](size_t i) { enqueue_plane(i, *src, dst); }, &wait);
+  return true;
 }
 
 cl::Event Scale::enqueue(const clvf_frame& src, const clvf_frame& dst, const std::vector<cl::Event>& wait) {

@@ -12,6 +12,7 @@
 #include "runtime/cl.hpp"
 #include "runtime/device.hpp"
 #include "runtime/ops/frame_run.hpp"
+#include "runtime/ops/operation.hpp"
 #include "runtime/ops/resample_table.hpp"
 #include "runtime/profile.hpp"
 
@@ -35,7 +36,7 @@ struct FloatPlane {
   int pitch = 0;
 };
 
-class Scale {
+class Scale final : public Operation {
  public:
   // The kernels' forms: one-pass blocks (CPUs), two passes for CPUs, two passes for GPUs.
   enum class Kernels { kBlock, kCpu, kGpu };
@@ -44,15 +45,16 @@ class Scale {
   Scale(std::shared_ptr<Device> device, const clvf_scale_params& params, bool float_output = false);
   // With float_output, dst is not used (what follows on the device's queue sees the result).
   void process(const clvf_frame& src, const clvf_frame& dst);
-  // Asynchronous: up to FramePipeline::kDepth frames in flight; complete() finishes the oldest.
-  // src and dst must stay valid until their frame completes.
-  void submit(const clvf_frame& src, const clvf_frame& dst);
-  void complete();
+  // Asynchronous (Operation): up to FramePipeline::kDepth frames in flight; complete() finishes
+  // the oldest. src and dst must stay valid until their frame completes.
+  bool submit(const clvf_frame* src, const clvf_frame& dst, const std::vector<cl::Event>& wait) override;
+  const std::vector<cl::Event>& submitted() const override { return pipeline_.newest_done(); }
+  void complete() override;
   // Event-driven, for OpenCL frames (FramePipeline::enqueue).
   cl::Event enqueue(const clvf_frame& src, const clvf_frame& dst, const std::vector<cl::Event>& wait);
   std::vector<FloatPlane> float_planes() const;
   // Kernel times so far (profiling devices only; "" otherwise).
-  std::string profile_report() const { return profile_.report(); }
+  std::string profile_report() const override { return profile_.report(); }
 
  private:
   // A plane runs either the one-pass block kernel (in `v`; CPUs, buffers, narrow spans) or the

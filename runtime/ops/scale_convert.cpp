@@ -72,22 +72,24 @@ ScaleConvert::ScaleConvert(std::shared_ptr<Device> device, const clvf_scale_para
 }
 
 void ScaleConvert::process(const clvf_frame& src, const clvf_frame& dst) {
-  submit(src, dst);
+  submit(&src, dst, {});
   complete();
 }
 
-void ScaleConvert::submit(const clvf_frame& src, const clvf_frame& dst) {
+bool ScaleConvert::submit(const clvf_frame* src, const clvf_frame& dst, const std::vector<cl::Event>& wait) {
+  if (!src) return false;
   // The conversion's kernels follow the scale's on the device's queue. A bad destination fails
   // before the scale starts.
   if (convert_) convert_->validate_destination(dst);
-  scale_.submit(src, dst);
-  if (!convert_) return;
+  scale_.submit(src, dst, wait);
+  if (!convert_) return true;
   try {
-    convert_->submit(src, dst);
+    convert_->submit(src, dst, {});
   } catch (...) {
     scale_.complete();
     throw;
   }
+  return true;
 }
 
 cl::Event ScaleConvert::enqueue(const clvf_frame& src, const clvf_frame& dst, const std::vector<cl::Event>& wait) {

@@ -21,16 +21,19 @@ clvf_colorspace_params conversion_params(const clvf_scale_params& p);
 // Throws Error(INVALID_ARGUMENT) naming the bad field, the conversion's included.
 void validate_scale_convert_params(const clvf_scale_params& p);
 
-class ScaleConvert {
+class ScaleConvert final : public Operation {
  public:
   ScaleConvert(std::shared_ptr<Device> device, const clvf_scale_params& params);
   void process(const clvf_frame& src, const clvf_frame& dst);
-  // Asynchronous, as Scale's.
-  void submit(const clvf_frame& src, const clvf_frame& dst);
-  void complete();
+  // Asynchronous (Operation), as Scale's.
+  bool submit(const clvf_frame* src, const clvf_frame& dst, const std::vector<cl::Event>& wait) override;
+  const std::vector<cl::Event>& submitted() const override {
+    return convert_ ? convert_->submitted() : scale_.submitted();
+  }
+  void complete() override;
   // Event-driven, for OpenCL frames: the event of the frame's last command.
   cl::Event enqueue(const clvf_frame& src, const clvf_frame& dst, const std::vector<cl::Event>& wait);
-  std::string profile_report() const;
+  std::string profile_report() const override;
 
  private:
   Scale scale_;

@@ -15,17 +15,20 @@
 
 #include "cl_fault.h"
 
-static atomic_long calls, armed_at;
+static atomic_long calls, armed_at, host_waits;
 static const char *_Atomic fired;
 
 void clvf_fault_arm(long n)
 {
     atomic_store(&calls, 0);
+    atomic_store(&host_waits, 0);
     atomic_store(&armed_at, n);
     atomic_store(&fired, NULL);
 }
 
 long clvf_fault_calls(void) { return atomic_load(&calls); }
+
+long clvf_fault_host_waits(void) { return atomic_load(&host_waits); }
 
 const char *clvf_fault_fired(void) { return atomic_load(&fired); }
 
@@ -104,11 +107,21 @@ FAIL_INT(clEnqueueNDRangeKernel,
          (cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *off, const size_t *g, const size_t *l,
           cl_uint n, const cl_event *w, cl_event *e),
          (q, k, dim, off, g, l, n, w, e))
-FAIL_INT(clEnqueueReadBuffer,
+/* Blocking reads and writes are host waits too. */
+#define FAIL_INT_BLOCKING(name, params, args)         \
+    cl_int name params                                \
+    {                                                 \
+        if (fault(#name))                             \
+            return CL_OUT_OF_RESOURCES;               \
+        if (block)                                    \
+            atomic_fetch_add(&host_waits, 1);         \
+        return REAL(name) args;                       \
+    }
+FAIL_INT_BLOCKING(clEnqueueReadBuffer,
          (cl_command_queue q, cl_mem b, cl_bool block, size_t off, size_t s, void *p, cl_uint n, const cl_event *w,
           cl_event *e),
          (q, b, block, off, s, p, n, w, e))
-FAIL_INT(clEnqueueWriteBuffer,
+FAIL_INT_BLOCKING(clEnqueueWriteBuffer,
          (cl_command_queue q, cl_mem b, cl_bool block, size_t off, size_t s, const void *p, cl_uint n,
           const cl_event *w, cl_event *e),
          (q, b, block, off, s, p, n, w, e))
@@ -121,8 +134,29 @@ FAIL_INT(clEnqueueUnmapMemObject, (cl_command_queue q, cl_mem m, void *p, cl_uin
 FAIL_INT(clEnqueueMarkerWithWaitList, (cl_command_queue q, cl_uint n, const cl_event *w, cl_event *e), (q, n, w, e))
 FAIL_INT(clEnqueueBarrierWithWaitList, (cl_command_queue q, cl_uint n, const cl_event *w, cl_event *e), (q, n, w, e))
 FAIL_INT(clFlush, (cl_command_queue q), (q))
-FAIL_INT(clFinish, (cl_command_queue q), (q))
-FAIL_INT(clWaitForEvents, (cl_uint n, const cl_event *e), (n, e))
+cl_int clFinish(cl_command_queue q)
+{
+    if (fault("clFinish"))
+        return CL_OUT_OF_RESOURCES;
+    atomic_fetch_add(&host_waits, 1);
+    return REAL(clFinish)(q);
+}
+
+/* A wait for events all complete already does not hold the host: only the others count. */
+cl_int clWaitForEvents(cl_uint n, const cl_event *e)
+{
+    if (fault("clWaitForEvents"))
+        return CL_OUT_OF_RESOURCES;
+    for (cl_uint i = 0; e && i < n; ++i) {
+        cl_int status = CL_COMPLETE;
+        REAL(clGetEventInfo)(e[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+        if (status > CL_COMPLETE) {
+            atomic_fetch_add(&host_waits, 1);
+            break;
+        }
+    }
+    return REAL(clWaitForEvents)(n, e);
+}
 
 AFTER_INT(clRetainCommandQueue, (cl_command_queue q), (q))
 AFTER_INT(clRetainContext, (cl_context c), (c))

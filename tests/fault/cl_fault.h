@@ -7,6 +7,9 @@ extern "C" {
 void clvf_fault_arm(long n);
 /* OpenCL calls since the last arm. */
 long clvf_fault_calls(void);
+/* Host waits since the last arm: clFinish, blocking reads and writes, and clWaitForEvents on
+ * events not all complete when it is called. */
+long clvf_fault_host_waits(void);
 /* The function that was made to fail since the last arm, or NULL. */
 const char *clvf_fault_fired(void);
 

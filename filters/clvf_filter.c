@@ -628,14 +628,14 @@ void ff_clvf_tag_frame(AVFrame *out, const clvf_stream *o)
         out->chroma_location = (enum AVChromaLocation)o->chroma_location;
 }
 
-static int complete_oldest(AVFilterContext *ctx, CLVFInFlight *f)
+static int complete_oldest(AVFilterContext *ctx, CLVFQueue *q)
 {
-    AVFrame *in = f->in[0], *out = f->out[0];
-    clvf_status st = f->complete(f->op);
+    AVFrame *in = q->in[0], *out = q->out[0];
+    clvf_status st = q->complete(q->op);
 
-    memmove(f->in, f->in + 1, (f->count - 1) * sizeof(*f->in));
-    memmove(f->out, f->out + 1, (f->count - 1) * sizeof(*f->out));
-    f->count--;
+    memmove(q->in, q->in + 1, (q->count - 1) * sizeof(*q->in));
+    memmove(q->out, q->out + 1, (q->count - 1) * sizeof(*q->out));
+    q->count--;
     av_frame_free(&in);
     if (st != CLVF_OK) {
         av_frame_free(&out);
@@ -644,51 +644,98 @@ static int complete_oldest(AVFilterContext *ctx, CLVFInFlight *f)
     return ff_filter_frame(ctx->outputs[0], out);
 }
 
-int ff_clvf_submit(AVFilterContext *ctx, CLVFInFlight *f, ff_clvf_submit_fn submit, int hw, AVFrame *in,
-                   clvf_pixel_format in_format, AVFrame *out, clvf_pixel_format out_format)
+static int push_waiting(CLVFQueue *q, const AVFrame *in)
 {
-    clvf_frame src, dst;
-    clvf_status st;
-    int err = f->count < CLVF_MAX_IN_FLIGHT ? 0 : complete_oldest(ctx, f);
+    AVFrame *props;
+    int err;
 
-    if (err >= 0) {
-        ff_clvf_describe_frame(in, hw, in_format, &src);
-        ff_clvf_describe_frame(out, hw, out_format, &dst);
-        if ((st = submit(f->op, &src, &dst)) != CLVF_OK)
-            err = ff_clvf_error(ctx, st, "submitting a frame");
+    if (q->nb_waiting == q->waiting_size) {
+        AVFrame **grown = av_realloc_array(q->waiting, q->waiting_size + 4, sizeof(*grown));
+        if (!grown)
+            return AVERROR(ENOMEM);
+        q->waiting = grown;
+        q->waiting_size += 4;
     }
-    if (err < 0) {
-        av_frame_free(&in);
-        av_frame_free(&out);
+    if (!(props = av_frame_alloc()))
+        return AVERROR(ENOMEM);
+    if ((err = av_frame_copy_props(props, in)) < 0) {
+        av_frame_free(&props);
         return err;
     }
-    f->in[f->count] = in;
-    f->out[f->count] = out;
-    f->count++;
+    q->waiting[q->nb_waiting++] = props;
     return 0;
 }
 
-int ff_clvf_drain(AVFilterContext *ctx, CLVFInFlight *f)
+/* Sends `in` (NULL: the end) and starts the outputs that become ready: with an input at most one,
+ * at the end all there are. Takes `in`. */
+static int send(AVFilterContext *ctx, CLVFQueue *q, AVFrame *in)
 {
-    int err = 0;
-    while (f->count && err >= 0)
-        err = complete_oldest(ctx, f);
+    AVFrame *out = NULL;
+    clvf_frame src, dst;
+    clvf_status st;
+    int err = 0, got = 0;
+
+    if (in) {
+        if ((err = push_waiting(q, in)) < 0)
+            goto done;
+        ff_clvf_describe_frame(in, q->hw, q->in_format, &src);
+    }
+    while (q->nb_waiting) {
+        if (q->count == CLVF_MAX_IN_FLIGHT && (err = complete_oldest(ctx, q)) < 0)
+            break;
+        if ((err = ff_clvf_output_frame(ctx->outputs[0], q->hw, q->waiting[0], &out)) < 0)
+            break;
+        ff_clvf_tag_frame(out, &q->tags);
+        ff_clvf_describe_frame(out, q->hw, q->out_format, &dst);
+        if ((st = q->submit(q->op, in ? &src : NULL, &dst, &got)) != CLVF_OK) {
+            err = ff_clvf_error(ctx, st, in ? "processing a frame" : "ending the stream");
+            break;
+        }
+        if (!got)
+            break; /* held back (src has been read), or nothing more at the end */
+        av_frame_free(&q->waiting[0]);
+        memmove(q->waiting, q->waiting + 1, --q->nb_waiting * sizeof(*q->waiting));
+        q->in[q->count] = in;
+        q->out[q->count] = out;
+        q->count++;
+        out = NULL;
+        if (in) {
+            in = NULL;
+            break;
+        }
+    }
+done:
+    av_frame_free(&out);
+    av_frame_free(&in);
     return err;
 }
 
-void ff_clvf_in_flight_free(CLVFInFlight *f)
+int ff_clvf_drain(AVFilterContext *ctx, CLVFQueue *q)
 {
-    /* All completed first: the device may still be reading or writing these frames. */
-    for (int i = 0; f->op && i < f->count; i++)
-        f->complete(f->op);
-    while (f->count) {
-        f->count--;
-        av_frame_free(&f->in[f->count]);
-        av_frame_free(&f->out[f->count]);
-    }
+    int err = 0;
+    while (q->count && err >= 0)
+        err = complete_oldest(ctx, q);
+    return err;
 }
 
-int ff_clvf_activate(AVFilterContext *ctx, CLVFInFlight *f, int (*submit_frame)(AVFilterContext *, AVFrame *))
+void ff_clvf_queue_free(CLVFQueue *q)
+{
+    /* All completed first: the device may still be reading or writing these frames. */
+    for (int i = 0; q->op && i < q->count; i++)
+        q->complete(q->op);
+    while (q->count) {
+        q->count--;
+        av_frame_free(&q->in[q->count]);
+        av_frame_free(&q->out[q->count]);
+    }
+    while (q->nb_waiting)
+        av_frame_free(&q->waiting[--q->nb_waiting]);
+    av_freep(&q->waiting);
+    q->waiting_size = 0;
+    q->eof = 0;
+}
+
+int ff_clvf_activate(AVFilterContext *ctx, CLVFQueue *q, ff_clvf_prepare_fn prepare)
 {
     AVFilterLink *inlink = ctx->inputs[0], *outlink = ctx->outputs[0];
     AVFrame *in = NULL;
@@ -700,15 +747,34 @@ int ff_clvf_activate(AVFilterContext *ctx, CLVFInFlight *f, int (*submit_frame)(
     if ((ret = ff_inlink_consume_frame(inlink, &in)) < 0)
         return ret;
     if (ret > 0) {
-        if ((ret = submit_frame(ctx, in)) < 0)
+        if ((ret = prepare(ctx, in)) < 0) {
+            av_frame_free(&in);
             return ret;
+        }
+        if ((ret = send(ctx, q, in)) < 0)
+            return ret;
+        /* Run again: more input may be queued, or wanted (a delayed output has not started). */
         ff_filter_set_ready(ctx, 100);
         return 0;
     }
     if (ff_inlink_acknowledge_status(inlink, &status, &pts)) {
-        if ((ret = ff_clvf_drain(ctx, f)) < 0)
+        if (status == AVERROR_EOF && q->op && !q->eof) {
+            q->eof = 1;
+            if ((ret = send(ctx, q, NULL)) < 0)
+                return ret;
+        }
+        if ((ret = ff_clvf_drain(ctx, q)) < 0)
             return ret;
         ff_outlink_set_status(outlink, status, pts);
+        return 0;
+    }
+    /* No input waiting: the outputs in flight are finished before FFmpeg gets control back. It
+     * reconfigures a graph (a frame of another size) by freeing it, with no end of stream, so a
+     * frame left in flight here would be lost. */
+    if (q->count) {
+        if ((ret = ff_clvf_drain(ctx, q)) < 0)
+            return ret;
+        ff_filter_set_ready(ctx, 100);
         return 0;
     }
     FF_FILTER_FORWARD_WANTED(outlink, inlink);

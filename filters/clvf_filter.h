@@ -63,28 +63,40 @@ clvf_stream ff_clvf_stream(const AVFilterLink *link, enum AVPixelFormat sw_forma
 void ff_clvf_tag_frame(AVFrame *out, const clvf_stream *output);
 int ff_clvf_is_rgb(clvf_pixel_format format);
 
-/* Frames in flight through an operation's submit / complete, oldest first, each input kept until
- * its output leaves (its planes are in use until then). */
-typedef struct CLVFInFlight {
+/* The frame queue every clvf filter runs through ff_clvf_activate. The operation takes frames
+ * through `submit` (src NULL: the end of the stream) and starts an output into dst when one is
+ * ready (*got); `complete` finishes the oldest started (at most CLVF_MAX_IN_FLIGHT in flight). An
+ * input whose output has not started (a temporal denoise delays outputs) waits as its properties,
+ * which its output carries; an input is kept whole beside the output started at its submit, until
+ * that output leaves (its planes may be read until then). The filter sets op, submit, complete,
+ * hw, the formats and the tags; the queue owns the frames. */
+typedef clvf_status (*ff_clvf_submit_fn)(void *op, const clvf_frame *src, const clvf_frame *dst, int *got);
+typedef struct CLVFQueue {
     void *op;
+    ff_clvf_submit_fn submit;
     clvf_status (*complete)(void *op);
-    AVFrame *in[CLVF_MAX_IN_FLIGHT], *out[CLVF_MAX_IN_FLIGHT];
-    int count;
-} CLVFInFlight;
+    int hw;                                  /* where frames are: CLVF_FRAMES_* */
+    clvf_pixel_format in_format, out_format; /* the planes of input and output frames */
+    clvf_stream tags;                        /* put on every output (ff_clvf_tag_frame) */
 
-/* Submits in -> out (planes of in_format, out_format) through `submit`, first completing the
- * oldest frame when CLVF_MAX_IN_FLIGHT are in flight. Takes both frames: they stay in flight, or
- * on an error are freed. */
-typedef clvf_status (*ff_clvf_submit_fn)(void *op, const clvf_frame *src, const clvf_frame *dst);
-int ff_clvf_submit(AVFilterContext *ctx, CLVFInFlight *f, ff_clvf_submit_fn submit, int hw, AVFrame *in,
-                   clvf_pixel_format in_format, AVFrame *out, clvf_pixel_format out_format);
-/* Completes every frame in flight, sending the outputs on (before re-planning, and at the end). */
-int ff_clvf_drain(AVFilterContext *ctx, CLVFInFlight *f);
-/* Frees what is still held (after an error, or at uninit once drained). */
-void ff_clvf_in_flight_free(CLVFInFlight *f);
-/* The activate of a filter that converts each input frame into one output frame through
- * submit_frame (which takes `in`), keeping frames in flight and draining them at the end. */
-int ff_clvf_activate(AVFilterContext *ctx, CLVFInFlight *f, int (*submit_frame)(AVFilterContext *, AVFrame *));
+    AVFrame **waiting; /* properties of the inputs whose output has not started, oldest first */
+    int nb_waiting, waiting_size;
+    AVFrame *in[CLVF_MAX_IN_FLIGHT], *out[CLVF_MAX_IN_FLIGHT]; /* started, oldest first */
+    int count;
+    int eof; /* the end was sent */
+} CLVFQueue;
+
+/* Checks an input frame and makes the operation ready for it (planning it again when its tags
+ * differ, after ff_clvf_drain). Does not take the frame. */
+typedef int (*ff_clvf_prepare_fn)(AVFilterContext *ctx, const AVFrame *in);
+/* The activate of every clvf filter: each input through prepare and the queue; at the end of the
+ * stream, the outputs still to come and those in flight. */
+int ff_clvf_activate(AVFilterContext *ctx, CLVFQueue *q, ff_clvf_prepare_fn prepare);
+/* Completes every output in flight, sending them on (before the operation is made again). */
+int ff_clvf_drain(AVFilterContext *ctx, CLVFQueue *q);
+/* Completes what is in flight (errors ignored) and frees every frame held, before the operation
+ * is released (after an error, or at uninit once drained). */
+void ff_clvf_queue_free(CLVFQueue *q);
 
 /* The `profile` option every clvf filter has (an int field): kernel times from OpenCL events,
  * logged when the filter closes. */

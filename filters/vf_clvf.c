@@ -25,10 +25,7 @@ typedef struct CLVFChainContext {
     clvf_stream out;   /* what the chain outputs */
     int hw;
     enum AVPixelFormat in_sw;
-    /* Properties of the frames sent and not yet out (a temporal denoise holds some back). */
-    AVFrame **pending;
-    int nb_pending, pending_size;
-    int eof;
+    CLVFQueue queue;
 } CLVFChainContext;
 
 static av_cold int clvf_chain_init(AVFilterContext *ctx)
@@ -86,9 +83,8 @@ static int clvf_chain_query_formats(AVFilterContext *ctx)
 
 static void release_state(CLVFChainContext *s)
 {
-    while (s->nb_pending)
-        av_frame_free(&s->pending[--s->nb_pending]);
-    s->eof = 0;
+    ff_clvf_queue_free(&s->queue);
+    s->queue.op = NULL;
     clvf_chain_release(s->chain);
     s->chain = NULL;
     clvf_device_release(s->device);
@@ -100,7 +96,6 @@ static av_cold void clvf_chain_uninit(AVFilterContext *ctx)
     CLVFChainContext *s = ctx->priv;
     ff_clvf_route_log(ctx);
     release_state(s);
-    av_freep(&s->pending);
     ff_clvf_route_log(NULL);
 }
 
@@ -147,110 +142,47 @@ static int clvf_chain_config_output(AVFilterLink *outlink)
     return 0;
 }
 
-/* One step of the chain: sends `in` (NULL: the end) and outputs a frame when one is ready, with
- * the properties of the oldest frame sent. *got tells which. */
-static int step(AVFilterContext *ctx, AVFrame *in, int *got)
+/* The queue calls the chain through void pointers: these give it the real types. */
+static clvf_status chain_submit(void *op, const clvf_frame *src, const clvf_frame *dst, int *got)
 {
-    CLVFChainContext *s = ctx->priv;
-    AVFilterLink *outlink = ctx->outputs[0];
-    AVFrame *out = NULL, *props;
-    clvf_frame src, dst;
-    clvf_status st;
-    int err;
-
-    *got = 0;
-    if (in) {
-        if (s->nb_pending == s->pending_size) {
-            AVFrame **grown = av_realloc_array(s->pending, s->pending_size + 4, sizeof(*grown));
-            if (!grown)
-                return AVERROR(ENOMEM);
-            s->pending = grown;
-            s->pending_size += 4;
-        }
-        if (!(props = av_frame_alloc()) || (err = av_frame_copy_props(props, in)) < 0) {
-            av_frame_free(&props);
-            return AVERROR(ENOMEM);
-        }
-        s->pending[s->nb_pending++] = props;
-    }
-    if (!s->nb_pending)
-        return 0;
-    if ((err = ff_clvf_output_frame(outlink, s->hw, s->pending[0], &out)) < 0)
-        goto done;
-    if (in)
-        ff_clvf_describe_frame(in, s->hw, ff_clvf_format(s->in_sw), &src);
-    ff_clvf_describe_frame(out, s->hw, s->out.format, &dst);
-    if ((st = clvf_chain_process(s->chain, in ? &src : NULL, &dst, got)) != CLVF_OK) {
-        err = ff_clvf_error(ctx, st, "chain");
-        goto done;
-    }
-    if (!*got)
-        goto done;
-    av_frame_free(&s->pending[0]);
-    memmove(s->pending, s->pending + 1, --s->nb_pending * sizeof(*s->pending));
-    ff_clvf_tag_frame(out, &s->out);
-    err = ff_filter_frame(outlink, out);
-    out = NULL;
-done:
-    av_frame_free(&out);
-    return err;
+    return clvf_chain_submit(op, src, dst, got);
 }
 
-static int send_frame(AVFilterContext *ctx, AVFrame *in)
+static clvf_status chain_complete(void *op)
+{
+    return clvf_chain_complete(op);
+}
+
+/* The chain is made at the first frame, planned for the stream's tags as that frame carries them. */
+static int clvf_chain_prepare(AVFilterContext *ctx, const AVFrame *in)
 {
     CLVFChainContext *s = ctx->priv;
     AVFilterLink *inlink = ctx->inputs[0];
+    clvf_stream stream;
     clvf_status st;
-    int err, got;
+    int err;
 
-    if ((err = ff_clvf_check_frame(ctx, inlink, in, s->hw)) < 0)
-        goto done;
-    if (!s->chain) { /* planned for the stream's tags as the first frame carries them */
-        clvf_stream stream = ff_clvf_stream(inlink, s->in_sw, in);
-        if ((st = clvf_chain_create(s->device, s->chain_text, &stream, ff_clvf_storage(s->hw),
-                                    ff_clvf_storage(s->hw), &s->chain)) != CLVF_OK) {
-            err = ff_clvf_error(ctx, st, "chain");
-            goto done;
-        }
-        clvf_chain_output(s->chain, &s->out);
-    }
-    err = step(ctx, in, &got);
-done:
-    av_frame_free(&in);
-    return err;
+    if ((err = ff_clvf_check_frame(ctx, inlink, in, s->hw)) < 0 || s->chain)
+        return err;
+    stream = ff_clvf_stream(inlink, s->in_sw, in);
+    if ((st = clvf_chain_create(s->device, s->chain_text, &stream, ff_clvf_storage(s->hw), ff_clvf_storage(s->hw),
+                                &s->chain)) != CLVF_OK)
+        return ff_clvf_error(ctx, st, "chain");
+    clvf_chain_output(s->chain, &s->out);
+    s->queue.op = s->chain;
+    s->queue.submit = chain_submit;
+    s->queue.complete = chain_complete;
+    s->queue.hw = s->hw;
+    s->queue.in_format = ff_clvf_format(s->in_sw);
+    s->queue.out_format = s->out.format;
+    s->queue.tags = s->out;
+    return 0;
 }
 
 static int clvf_chain_activate(AVFilterContext *ctx)
 {
-    AVFilterLink *inlink = ctx->inputs[0], *outlink = ctx->outputs[0];
     CLVFChainContext *s = ctx->priv;
-    AVFrame *in = NULL;
-    int64_t pts;
-    int ret, status, got;
-    ff_clvf_route_log(ctx);
-
-    FF_FILTER_FORWARD_STATUS_BACK(outlink, inlink);
-    if ((ret = ff_inlink_consume_frame(inlink, &in)) < 0)
-        return ret;
-    if (ret > 0) {
-        if ((ret = send_frame(ctx, in)) < 0)
-            return ret;
-        ff_filter_set_ready(ctx, 100);
-        return 0;
-    }
-    if (ff_inlink_acknowledge_status(inlink, &status, &pts)) {
-        if (status == AVERROR_EOF && s->chain && !s->eof) {
-            s->eof = 1;
-            do {
-                if ((ret = step(ctx, NULL, &got)) < 0)
-                    return ret;
-            } while (got);
-        }
-        ff_outlink_set_status(outlink, status, pts);
-        return 0;
-    }
-    FF_FILTER_FORWARD_WANTED(outlink, inlink);
-    return FFERROR_NOT_READY;
+    return ff_clvf_activate(ctx, &s->queue, clvf_chain_prepare);
 }
 
 #define OFFSET(x) offsetof(CLVFChainContext, x)

@@ -33,7 +33,7 @@ typedef struct ColorspaceCLVFContext {
     clvf_colorspace_params params; /* of op */
     int hw;
     enum AVPixelFormat in_sw;
-    CLVFInFlight flight;
+    CLVFQueue queue;
 } ColorspaceCLVFContext;
 
 static av_cold int colorspace_clvf_init(AVFilterContext *ctx)
@@ -72,8 +72,8 @@ static void release_op(ColorspaceCLVFContext *s)
 {
     const char *profile = s->op ? clvf_colorspace_profile(s->op) : "";
 
-    ff_clvf_in_flight_free(&s->flight);
-    s->flight.op = NULL;
+    ff_clvf_queue_free(&s->queue);
+    s->queue.op = NULL;
     if (*profile)
         av_log(s, AV_LOG_INFO, "kernel times (CLVF_PROFILE):\n%s", profile);
     clvf_colorspace_release(s->op);
@@ -132,10 +132,12 @@ static int colorspace_clvf_config_output(AVFilterLink *outlink)
     return 0;
 }
 
-/* The in-flight queue calls operations through void pointers: these give it the real types. */
-static clvf_status colorspace_submit(void *op, const clvf_frame *src, const clvf_frame *dst)
+/* The queue calls operations through void pointers: these give it the real types. One output a
+ * frame, none at the end. */
+static clvf_status colorspace_submit(void *op, const clvf_frame *src, const clvf_frame *dst, int *got)
 {
-    return clvf_colorspace_submit(op, src, dst);
+    *got = src != NULL;
+    return src ? clvf_colorspace_submit(op, src, dst) : CLVF_OK;
 }
 
 static clvf_status colorspace_complete(void *op)
@@ -171,9 +173,10 @@ static int plan_for(AVFilterContext *ctx, const AVFrame *in)
         return 0;
     if ((err = plan(ctx, input)) < 0)
         return err;
+    s->queue.tags = s->out;
     if (s->op && !memcmp(&before, &s->params, sizeof(before)))
         return 0;
-    if ((err = ff_clvf_drain(ctx, &s->flight)) < 0)
+    if ((err = ff_clvf_drain(ctx, &s->queue)) < 0)
         return err;
     release_op(s);
     av_log(ctx, AV_LOG_VERBOSE, "%dx%d: matrix %d range %d -> matrix %d range %d, chroma location %d, dither %d\n",
@@ -181,35 +184,27 @@ static int plan_for(AVFilterContext *ctx, const AVFrame *in)
            p->dither);
     if ((st = clvf_colorspace_create(s->device, &s->params, &s->op)) != CLVF_OK)
         return ff_clvf_error(ctx, st, "colorspace_clvf");
-    s->flight.op = s->op;
-    s->flight.complete = colorspace_complete;
+    s->queue.op = s->op;
+    s->queue.submit = colorspace_submit;
+    s->queue.complete = colorspace_complete;
+    s->queue.hw = s->hw;
+    s->queue.in_format = p->src_format;
+    s->queue.out_format = p->dst_format;
+    s->queue.tags = s->out;
     return 0;
 }
 
-/* Starts one frame; its output leaves once it completes (up to CLVF_MAX_IN_FLIGHT later). */
-static int colorspace_clvf_submit_frame(AVFilterContext *ctx, AVFrame *in)
+static int colorspace_clvf_prepare(AVFilterContext *ctx, const AVFrame *in)
 {
-    AVFilterLink *inlink = ctx->inputs[0], *outlink = ctx->outputs[0];
     ColorspaceCLVFContext *s = ctx->priv;
-    const clvf_colorspace_params *p = &s->params;
-    AVFrame *out = NULL;
-    int err;
-
-    if ((err = ff_clvf_check_frame(ctx, inlink, in, s->hw)) < 0 || (err = plan_for(ctx, in)) < 0 ||
-        (err = ff_clvf_output_frame(outlink, s->hw, in, &out)) < 0) {
-        av_frame_free(&in);
-        av_frame_free(&out);
-        return err;
-    }
-    ff_clvf_tag_frame(out, &s->out);
-    return ff_clvf_submit(ctx, &s->flight, colorspace_submit, s->hw, in, p->src_format, out,
-                          p->dst_format);
+    int err = ff_clvf_check_frame(ctx, ctx->inputs[0], in, s->hw);
+    return err < 0 ? err : plan_for(ctx, in);
 }
 
 static int colorspace_clvf_activate(AVFilterContext *ctx)
 {
     ColorspaceCLVFContext *s = ctx->priv;
-    return ff_clvf_activate(ctx, &s->flight, colorspace_clvf_submit_frame);
+    return ff_clvf_activate(ctx, &s->queue, colorspace_clvf_prepare);
 }
 
 #define OFFSET(x) offsetof(ColorspaceCLVFContext, x)

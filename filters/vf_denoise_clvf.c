@@ -16,8 +16,6 @@
 #include "formats.h"
 #include "video.h"
 
-#define MAX_QUEUE 4 /* input frames held: up to t + 1 */
-
 typedef struct DenoiseCLVFContext {
     const AVClass *class;
     char *preset;
@@ -33,11 +31,7 @@ typedef struct DenoiseCLVFContext {
     clvf_denoise *denoise;
     clvf_denoise_params params;
     int hw; /* where frames are: CLVF_FRAMES_* */
-    /* Input frames sent but not yet output, oldest first: their properties go on the outputs
-     * (and with t=0 the library reads the frame at receive). */
-    AVFrame *queue[MAX_QUEUE];
-    int queued;
-    int eof;
+    CLVFQueue queue;
 } DenoiseCLVFContext;
 
 /* Unset options hold these sentinels (their AVOption defaults) until a preset or the documented
@@ -88,9 +82,8 @@ static void release_state(DenoiseCLVFContext *s)
 {
     const char *profile = s->denoise ? clvf_denoise_profile(s->denoise) : "";
 
-    while (s->queued)
-        av_frame_free(&s->queue[--s->queued]);
-    s->eof = 0;
+    ff_clvf_queue_free(&s->queue);
+    s->queue.op = NULL;
     if (*profile)
         av_log(s, AV_LOG_INFO, "kernel times (CLVF_PROFILE):\n%s", profile);
     clvf_denoise_release(s->denoise);
@@ -112,6 +105,17 @@ static int denoise_clvf_query_formats(AVFilterContext *ctx)
         AV_PIX_FMT_NV12, AV_PIX_FMT_YUV420P, AV_PIX_FMT_OPENCL, AV_PIX_FMT_NONE
     };
     return ff_clvf_query_formats(ctx, formats, AV_PIX_FMT_NONE); /* the same format on both links */
+}
+
+/* The queue calls the operation through void pointers: these give it the real types. */
+static clvf_status denoise_submit(void *op, const clvf_frame *src, const clvf_frame *dst, int *got)
+{
+    return clvf_denoise_submit(op, src, dst, got);
+}
+
+static clvf_status denoise_complete(void *op)
+{
+    return clvf_denoise_complete(op);
 }
 
 static int denoise_clvf_config_output(AVFilterLink *outlink)
@@ -145,91 +149,25 @@ static int denoise_clvf_config_output(AVFilterLink *outlink)
            s->params.planes, s->params.temporal_radius, s->params.weighting);
     if ((st = clvf_denoise_create(s->device, &s->params, &s->denoise)) != CLVF_OK)
         return ff_clvf_error(ctx, st, "denoise_clvf");
+    s->queue.op = s->denoise;
+    s->queue.submit = denoise_submit;
+    s->queue.complete = denoise_complete;
+    s->queue.hw = s->hw;
+    s->queue.in_format = s->queue.out_format = s->params.format;
+    s->queue.tags = (clvf_stream){ 0 }; /* the output keeps its input's tags */
     return 0;
 }
 
-/* Sends one input frame (kept in the queue until its output leaves). */
-static int send_frame(AVFilterContext *ctx, AVFrame *in)
+static int denoise_clvf_prepare(AVFilterContext *ctx, const AVFrame *in)
 {
     DenoiseCLVFContext *s = ctx->priv;
-    clvf_frame src;
-    clvf_status st;
-    int err;
-
-    if ((err = ff_clvf_check_frame(ctx, ctx->inputs[0], in, s->hw)) < 0) {
-        av_frame_free(&in);
-        return err;
-    }
-    ff_clvf_describe_frame(in, s->hw, s->params.format, &src);
-    if ((st = clvf_denoise_send(s->denoise, &src)) != CLVF_OK) {
-        av_frame_free(&in);
-        return ff_clvf_error(ctx, st, "denoising a frame");
-    }
-    s->queue[s->queued++] = in;
-    return 0;
-}
-
-/* Outputs every frame that is ready: with t > 0, once t later frames have been sent or at the end. */
-static int output_ready(AVFilterContext *ctx)
-{
-    DenoiseCLVFContext *s = ctx->priv;
-    AVFilterLink *outlink = ctx->outputs[0];
-    clvf_frame dst;
-    clvf_status st;
-    int err, got = 0;
-
-    while (s->queued && (s->queued > s->params.temporal_radius || s->eof)) {
-        AVFrame *out = NULL, *in = s->queue[0];
-        if ((err = ff_clvf_output_frame(outlink, s->hw, in, &out)) < 0) {
-            av_frame_free(&out);
-            return err;
-        }
-        ff_clvf_describe_frame(out, s->hw, s->params.format, &dst);
-        if ((st = clvf_denoise_receive(s->denoise, &dst, &got)) != CLVF_OK || !got) {
-            av_frame_free(&out);
-            return st != CLVF_OK ? ff_clvf_error(ctx, st, "denoising a frame") : AVERROR_BUG;
-        }
-        memmove(s->queue, s->queue + 1, --s->queued * sizeof(*s->queue));
-        av_frame_free(&in);
-        if ((err = ff_filter_frame(outlink, out)) < 0)
-            return err;
-    }
-    return 0;
+    return ff_clvf_check_frame(ctx, ctx->inputs[0], in, s->hw);
 }
 
 static int denoise_clvf_activate(AVFilterContext *ctx)
 {
-    AVFilterLink *inlink = ctx->inputs[0], *outlink = ctx->outputs[0];
     DenoiseCLVFContext *s = ctx->priv;
-    AVFrame *in = NULL;
-    int64_t pts;
-    int ret, status;
-    clvf_status st;
-    ff_clvf_route_log(ctx);
-
-    FF_FILTER_FORWARD_STATUS_BACK(outlink, inlink);
-    if ((ret = ff_inlink_consume_frame(inlink, &in)) < 0)
-        return ret;
-    if (ret > 0) {
-        if ((ret = send_frame(ctx, in)) < 0 || (ret = output_ready(ctx)) < 0)
-            return ret;
-        /* Run again: more input may be queued, or wanted (no output is ready for the first t). */
-        ff_filter_set_ready(ctx, 100);
-        return 0;
-    }
-    if (ff_inlink_acknowledge_status(inlink, &status, &pts)) {
-        if (status == AVERROR_EOF && s->denoise && !s->eof) {
-            if ((st = clvf_denoise_send(s->denoise, NULL)) != CLVF_OK)
-                return ff_clvf_error(ctx, st, "ending the stream");
-            s->eof = 1;
-            if ((ret = output_ready(ctx)) < 0)
-                return ret;
-        }
-        ff_outlink_set_status(outlink, status, pts);
-        return 0;
-    }
-    FF_FILTER_FORWARD_WANTED(outlink, inlink);
-    return FFERROR_NOT_READY;
+    return ff_clvf_activate(ctx, &s->queue, denoise_clvf_prepare);
 }
 
 #define OFFSET(x) offsetof(DenoiseCLVFContext, x)

@@ -35,7 +35,7 @@ typedef struct ScaleCLVFContext {
     clvf_scale_params params; /* of scale */
     int hw; /* where frames are: CLVF_FRAMES_* */
     enum AVPixelFormat sw_format;
-    CLVFInFlight flight;
+    CLVFQueue queue;
 } ScaleCLVFContext;
 
 #define UNSET CLVF_OPT_INPUT
@@ -102,8 +102,8 @@ static void release_state(ScaleCLVFContext *s)
 {
     const char *profile = s->scale ? clvf_scale_profile(s->scale) : "";
 
-    ff_clvf_in_flight_free(&s->flight);
-    s->flight.op = NULL;
+    ff_clvf_queue_free(&s->queue);
+    s->queue.op = NULL;
     if (*profile)
         av_log(s, AV_LOG_INFO, "kernel times (CLVF_PROFILE):\n%s", profile);
     clvf_scale_release(s->scale);
@@ -119,10 +119,12 @@ static av_cold void scale_clvf_uninit(AVFilterContext *ctx)
     ff_clvf_route_log(NULL);
 }
 
-/* The in-flight queue calls operations through void pointers: these give it the real types. */
-static clvf_status scale_submit(void *op, const clvf_frame *src, const clvf_frame *dst)
+/* The queue calls operations through void pointers: these give it the real types. One output a
+ * frame, none at the end. */
+static clvf_status scale_submit(void *op, const clvf_frame *src, const clvf_frame *dst, int *got)
 {
-    return clvf_scale_submit(op, src, dst);
+    *got = src != NULL;
+    return src ? clvf_scale_submit(op, src, dst) : CLVF_OK;
 }
 
 static clvf_status scale_complete(void *op)
@@ -151,11 +153,16 @@ static int create_scale(AVFilterContext *ctx)
 
     clvf_scale_release(s->scale);
     s->scale = NULL;
-    s->flight.op = NULL;
+    s->queue.op = NULL;
     if ((st = clvf_scale_create(s->device, &s->params, &s->scale)) != CLVF_OK)
         return ff_clvf_error(ctx, st, "scale_clvf");
-    s->flight.op = s->scale;
-    s->flight.complete = scale_complete;
+    s->queue.op = s->scale;
+    s->queue.submit = scale_submit;
+    s->queue.complete = scale_complete;
+    s->queue.hw = s->hw;
+    s->queue.in_format = s->params.format;
+    s->queue.out_format = s->params.dst_format ? s->params.dst_format : s->params.format;
+    s->queue.tags = s->out;
     return 0;
 }
 
@@ -195,46 +202,36 @@ static int scale_clvf_config_output(AVFilterLink *outlink)
     return create_scale(ctx);
 }
 
-/* Starts one frame; its output leaves once it completes (up to CLVF_MAX_IN_FLIGHT later). */
-static int scale_clvf_submit_frame(AVFilterContext *ctx, AVFrame *in)
+/* Plans again when a frame's tags differ from the stream planned for. */
+static int scale_clvf_prepare(AVFilterContext *ctx, const AVFrame *in)
 {
-    AVFilterLink *inlink = ctx->inputs[0], *outlink = ctx->outputs[0];
+    AVFilterLink *inlink = ctx->inputs[0];
     ScaleCLVFContext *s = ctx->priv;
     clvf_scale_params planned;
     clvf_stream input;
-    AVFrame *out = NULL;
     int err;
 
     if ((err = ff_clvf_check_frame(ctx, inlink, in, s->hw)) < 0)
-        goto fail;
+        return err;
     input = ff_clvf_stream(inlink, s->sw_format, in);
-    if (memcmp(&input, &s->planned, sizeof(input))) {
-        /* The frame's tags differ from the stream planned for: re-planned, and the operation made
-         * again where the params change (the chroma siting, or when converting the coding). */
-        planned = s->params;
-        if ((err = plan(ctx, &input)) < 0)
-            goto fail;
-        if (memcmp(&planned, &s->params, sizeof(planned)) &&
-            ((err = ff_clvf_drain(ctx, &s->flight)) < 0 || (err = create_scale(ctx)) < 0))
-            goto fail;
-    }
-
-    if ((err = ff_clvf_output_frame(outlink, s->hw, in, &out)) < 0)
-        goto fail;
-    ff_clvf_tag_frame(out, &s->out);
-    return ff_clvf_submit(ctx, &s->flight, scale_submit, s->hw, in, s->params.format, out,
-                          s->params.dst_format ? s->params.dst_format : s->params.format);
-
-fail:
-    av_frame_free(&in);
-    av_frame_free(&out);
-    return err;
+    if (!memcmp(&input, &s->planned, sizeof(input)))
+        return 0;
+    /* The operation is made again where the params change (the chroma siting, or when converting
+     * the coding); the output tags follow the frame's in any case. */
+    planned = s->params;
+    if ((err = plan(ctx, &input)) < 0)
+        return err;
+    if (memcmp(&planned, &s->params, sizeof(planned)) &&
+        ((err = ff_clvf_drain(ctx, &s->queue)) < 0 || (err = create_scale(ctx)) < 0))
+        return err;
+    s->queue.tags = s->out;
+    return 0;
 }
 
 static int scale_clvf_activate(AVFilterContext *ctx)
 {
     ScaleCLVFContext *s = ctx->priv;
-    return ff_clvf_activate(ctx, &s->flight, scale_clvf_submit_frame);
+    return ff_clvf_activate(ctx, &s->queue, scale_clvf_prepare);
 }
 
 #define OFFSET(x) offsetof(ScaleCLVFContext, x)

@@ -20,41 +20,41 @@
 #include "runtime/presets.hpp"
 
 struct clvf_cuda_buffer {
-  std::shared_ptr<clvf::cuda::Allocation> impl;
+  std::shared_ptr<clvf::detail::cuda::Allocation> impl;
 };
 struct clvf_scale {
-  std::unique_ptr<clvf::ScaleConvert> impl;
-  clvf::FrameSides sides;
+  std::unique_ptr<clvf::detail::ScaleConvert> impl;
+  clvf::detail::FrameSides sides;
 };
 struct clvf_denoise {
-  std::unique_ptr<clvf::Denoise> impl;
-  clvf::FrameSides sides;
+  std::unique_ptr<clvf::detail::Denoise> impl;
+  clvf::detail::FrameSides sides;
 };
 struct clvf_colorspace {
-  std::unique_ptr<clvf::Colorspace> impl;
-  clvf::FrameSides sides;
+  std::unique_ptr<clvf::detail::Colorspace> impl;
+  clvf::detail::FrameSides sides;
 };
 
-namespace clvf {
+namespace clvf::detail {
 namespace {
 thread_local std::string last_error;
 }  // namespace
 
 void set_last_error(const std::string& message) { last_error = message; }
-}  // namespace clvf
+}  // namespace clvf::detail
 
-using clvf::api_call;
-using clvf::require;
+using clvf::detail::api_call;
+using clvf::detail::require;
 
 namespace {
 // The caller's events, each retained for the call.
 std::vector<cl::Event> wait_list(const char* what, cl_uint count, const cl_event* events) {
   if (count && !events)
-    throw clvf::Error(CLVF_ERROR_INVALID_ARGUMENT, std::string(what) + ": wait is NULL but num_wait is " +
+    throw clvf::detail::Error(CLVF_ERROR_INVALID_ARGUMENT, std::string(what) + ": wait is NULL but num_wait is " +
                                                        std::to_string(count));
   std::vector<cl::Event> list;
   for (cl_uint i = 0; i < count; ++i) {
-    if (!events[i]) throw clvf::Error(CLVF_ERROR_INVALID_ARGUMENT, std::string(what) + ": wait[" + std::to_string(i) + "] is NULL");
+    if (!events[i]) throw clvf::detail::Error(CLVF_ERROR_INVALID_ARGUMENT, std::string(what) + ": wait[" + std::to_string(i) + "] is NULL");
     list.emplace_back(events[i], true);
   }
   return list;
@@ -69,15 +69,15 @@ void hand_out(const cl::Event& event, cl_event* done) {
 
 extern "C" {
 
-CLVF_API const char* clvf_last_error(void) { return clvf::last_error.c_str(); }
+CLVF_API const char* clvf_last_error(void) { return clvf::detail::last_error.c_str(); }
 
-CLVF_API void clvf_request_profiling(int on) { clvf::request_profiling(on != 0); }
+CLVF_API void clvf_request_profiling(int on) { clvf::detail::request_profiling(on != 0); }
 
 CLVF_API clvf_status clvf_device_open(const char* spec, clvf_device** out) {
   return api_call([&] {
     require(out, "clvf_device_open: out");
     *out = nullptr;
-    auto device = clvf::Device::open(spec ? spec : "");
+    auto device = clvf::detail::Device::open(spec ? spec : "");
     *out = new clvf_device{std::move(device)};
   });
 }
@@ -87,7 +87,7 @@ CLVF_API clvf_status clvf_device_wrap(cl_context context, cl_device_id device, c
   return api_call([&] {
     require(out, "clvf_device_wrap: out");
     *out = nullptr;
-    auto d = clvf::Device::wrap(context, device, queue);
+    auto d = clvf::detail::Device::wrap(context, device, queue);
     *out = new clvf_device{std::move(d)};
   });
 }
@@ -96,7 +96,7 @@ CLVF_API clvf_status clvf_device_open_d3d(const char* spec, clvf_d3d_kind kind, 
   return api_call([&] {
     require(out, "clvf_device_open_d3d: out");
     *out = nullptr;
-    auto device = clvf::Device::open_d3d(spec ? spec : "", kind, d3d);
+    auto device = clvf::detail::Device::open_d3d(spec ? spec : "", kind, d3d);
     *out = new clvf_device{std::move(device)};
   });
 }
@@ -105,7 +105,7 @@ CLVF_API clvf_status clvf_device_open_cuda(const char* spec, void* cuda_context,
   return api_call([&] {
     require(out, "clvf_device_open_cuda: out");
     *out = nullptr;
-    auto device = clvf::Device::open_cuda(spec ? spec : "", cuda_context);
+    auto device = clvf::detail::Device::open_cuda(spec ? spec : "", cuda_context);
     *out = new clvf_device{std::move(device)};
   });
 }
@@ -115,17 +115,17 @@ CLVF_API clvf_status clvf_device_set_cuda_sync(clvf_device* device, void* stream
   return api_call([&] {
     require(device, "clvf_device_set_cuda_sync: device");
     if (!device->impl->cuda())
-      throw clvf::Error(CLVF_ERROR_INVALID_ARGUMENT,
+      throw clvf::detail::Error(CLVF_ERROR_INVALID_ARGUMENT,
                         "clvf_device_set_cuda_sync: the device was not opened with clvf_device_open_cuda");
     static_assert(sizeof(clvf_cuda_sync) == sizeof(int));
     int raw = 0;  // a C caller may pass any int: read it without loading an out-of-range enum
     std::memcpy(&raw, &sync, sizeof raw);
     if (raw < CLVF_CUDA_SYNC_AUTO || raw > CLVF_CUDA_SYNC_STREAM)
-      throw clvf::Error(CLVF_ERROR_INVALID_ARGUMENT,
+      throw clvf::detail::Error(CLVF_ERROR_INVALID_ARGUMENT,
                         fmt::format("clvf_device_set_cuda_sync: sync {} is none of AUTO (0), SEMAPHORES (1), "
                                     "CONTEXT (2), STREAM (3)",
                                     raw));
-    const clvf_cuda_sync chosen = device->impl->cuda()->set_sync(static_cast<clvf::cuda::CUstream>(stream), sync);
+    const clvf_cuda_sync chosen = device->impl->cuda()->set_sync(static_cast<clvf::detail::cuda::CUstream>(stream), sync);
     if (used) *used = chosen;
   });
 }
@@ -136,7 +136,7 @@ CLVF_API clvf_status clvf_cuda_buffer_alloc(clvf_device* device, size_t size, cl
     *out = nullptr;
     require(device, "clvf_cuda_buffer_alloc: device");
     if (!device->impl->cuda())
-      throw clvf::Error(CLVF_ERROR_INVALID_ARGUMENT, "clvf_cuda_buffer_alloc: the device was not opened with clvf_device_open_cuda");
+      throw clvf::detail::Error(CLVF_ERROR_INVALID_ARGUMENT, "clvf_cuda_buffer_alloc: the device was not opened with clvf_device_open_cuda");
     *out = new clvf_cuda_buffer{device->impl->cuda()->allocate(size)};
   });
 }
@@ -189,7 +189,7 @@ CLVF_API void clvf_scale_params_default(clvf_scale_params* p) {
 CLVF_API clvf_status clvf_scale_algorithm_from_name(const char* name, clvf_scale_algorithm* out) {
   return api_call([&] {
     require(out, "clvf_scale_algorithm_from_name: out");
-    *out = clvf::scale_algorithm_from_name(name ? name : "");
+    *out = clvf::detail::scale_algorithm_from_name(name ? name : "");
   });
 }
 
@@ -200,10 +200,10 @@ CLVF_API clvf_status clvf_scale_create(clvf_device* device, const clvf_scale_par
     require(device, "clvf_scale_create: device");
     require(params, "clvf_scale_create: params");
     clvf_scale_params p = *params;
-    clvf::FrameSides sides;
+    clvf::detail::FrameSides sides;
     sides.open(device->impl, {p.src_storage, p.format, p.src_width, p.src_height},
                {p.dst_storage, p.dst_format ? p.dst_format : p.format, p.dst_width, p.dst_height});
-    auto op = std::make_unique<clvf::ScaleConvert>(device->impl, p);
+    auto op = std::make_unique<clvf::detail::ScaleConvert>(device->impl, p);
     *out = new clvf_scale{std::move(op), std::move(sides)};
   });
 }
@@ -271,7 +271,7 @@ CLVF_API void clvf_denoise_params_default(clvf_denoise_params* p) {
 CLVF_API clvf_status clvf_denoise_validate(const clvf_denoise_params* params) {
   return api_call([&] {
     require(params, "clvf_denoise_validate: params");
-    clvf::validate_denoise_params(*params);
+    clvf::detail::validate_denoise_params(*params);
   });
 }
 
@@ -282,9 +282,9 @@ CLVF_API clvf_status clvf_denoise_create(clvf_device* device, const clvf_denoise
     require(device, "clvf_denoise_create: device");
     require(params, "clvf_denoise_create: params");
     clvf_denoise_params p = *params;
-    clvf::FrameSides sides;
+    clvf::detail::FrameSides sides;
     sides.open(device->impl, {p.src_storage, p.format, p.width, p.height}, {p.dst_storage, p.format, p.width, p.height});
-    auto op = std::make_unique<clvf::Denoise>(device->impl, p);
+    auto op = std::make_unique<clvf::detail::Denoise>(device->impl, p);
     *out = new clvf_denoise{std::move(op), std::move(sides)};
   });
 }
@@ -347,7 +347,7 @@ CLVF_API const char* clvf_denoise_profile(const clvf_denoise* denoise) {
 CLVF_API clvf_status clvf_pixel_format_from_name(const char* name, clvf_pixel_format* out) {
   return api_call([&] {
     require(out, "clvf_pixel_format_from_name: out");
-    *out = clvf::pixel_format_from_name(name ? name : "");
+    *out = clvf::detail::pixel_format_from_name(name ? name : "");
   });
 }
 
@@ -370,28 +370,28 @@ CLVF_API void clvf_colorspace_params_default(clvf_colorspace_params* p) {
 CLVF_API clvf_status clvf_matrix_from_name(const char* name, clvf_matrix* out) {
   return api_call([&] {
     require(out, "clvf_matrix_from_name: out");
-    *out = clvf::matrix_from_name(name ? name : "");
+    *out = clvf::detail::matrix_from_name(name ? name : "");
   });
 }
 
 CLVF_API clvf_status clvf_range_from_name(const char* name, clvf_range* out) {
   return api_call([&] {
     require(out, "clvf_range_from_name: out");
-    *out = clvf::range_from_name(name ? name : "");
+    *out = clvf::detail::range_from_name(name ? name : "");
   });
 }
 
 CLVF_API clvf_status clvf_dither_from_name(const char* name, clvf_dither* out) {
   return api_call([&] {
     require(out, "clvf_dither_from_name: out");
-    *out = clvf::dither_from_name(name ? name : "");
+    *out = clvf::detail::dither_from_name(name ? name : "");
   });
 }
 
 CLVF_API clvf_status clvf_colorspace_validate(const clvf_colorspace_params* params) {
   return api_call([&] {
     require(params, "clvf_colorspace_validate: params");
-    clvf::validate_colorspace_params(*params);
+    clvf::detail::validate_colorspace_params(*params);
   });
 }
 
@@ -403,9 +403,9 @@ CLVF_API clvf_status clvf_colorspace_create(clvf_device* device, const clvf_colo
     require(device, "clvf_colorspace_create: device");
     require(params, "clvf_colorspace_create: params");
     clvf_colorspace_params p = *params;
-    clvf::FrameSides sides;
+    clvf::detail::FrameSides sides;
     sides.open(device->impl, {p.src_storage, p.src_format, p.width, p.height}, {p.dst_storage, p.dst_format, p.width, p.height});
-    auto op = std::make_unique<clvf::Colorspace>(device->impl, p);
+    auto op = std::make_unique<clvf::detail::Colorspace>(device->impl, p);
     *out = new clvf_colorspace{std::move(op), std::move(sides)};
   });
 }
@@ -462,14 +462,14 @@ CLVF_API clvf_status clvf_preset_options(const char* filter, const char* name, c
     *options = nullptr;
     require(filter, "clvf_preset_options: filter");
     require(name, "clvf_preset_options: name");
-    preset_text = clvf::presets::options(filter, name);
+    preset_text = clvf::detail::presets::options(filter, name);
     *options = preset_text.c_str();
   });
 }
 
 CLVF_API const char* clvf_preset_names(const char* filter) {
   try {
-    preset_text = filter ? clvf::presets::names(filter) : "";
+    preset_text = filter ? clvf::detail::presets::names(filter) : "";
   } catch (...) {
     preset_text.clear();
   }

@@ -6,5 +6,5 @@
 #include "runtime/device.hpp"
 
 struct clvf_device {
-  std::shared_ptr<clvf::Device> impl;
+  std::shared_ptr<clvf::detail::Device> impl;
 };

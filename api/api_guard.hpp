@@ -8,7 +8,7 @@
 #include "runtime/cl.hpp"
 #include "runtime/error.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 void set_last_error(const std::string& message);
 
@@ -42,4 +42,4 @@ clvf_status api_call(Body&& body) {
   return status;
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

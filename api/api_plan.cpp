@@ -7,20 +7,20 @@
 #include "api/api_guard.hpp"
 #include "runtime/ops/filter_plan.hpp"
 
-using clvf::require;
+using clvf::detail::require;
 
 namespace {
 
 template <typename Params, typename Request, typename PlanFn>
 clvf_status plan(const char* fn, const Request* request, const clvf_stream* input, Params* params,
                  clvf_stream* output, PlanFn plan_fn) {
-  return clvf::api_call([&] {
+  return clvf::detail::api_call([&] {
     const std::string name(fn);
     require(request, (name + ": request").c_str());
     require(input, (name + ": input").c_str());
     require(params, (name + ": params").c_str());
     require(output, (name + ": output").c_str());
-    const clvf::Plan<Params> p = plan_fn(*request, *input);
+    const clvf::detail::Plan<Params> p = plan_fn(*request, *input);
     std::memcpy(params, &p.params, sizeof *params);  // padding too: plans compare with memcmp
     *output = p.output;
   });
@@ -42,7 +42,7 @@ CLVF_API void clvf_scale_request_default(clvf_scale_request* r) {
 
 CLVF_API clvf_status clvf_scale_plan(const clvf_scale_request* request, const clvf_stream* input,
                                      clvf_scale_params* params, clvf_stream* output) {
-  return plan("clvf_scale_plan", request, input, params, output, clvf::plan_scale);
+  return plan("clvf_scale_plan", request, input, params, output, clvf::detail::plan_scale);
 }
 
 CLVF_API void clvf_colorspace_request_default(clvf_colorspace_request* r) {
@@ -55,7 +55,7 @@ CLVF_API void clvf_colorspace_request_default(clvf_colorspace_request* r) {
 
 CLVF_API clvf_status clvf_colorspace_plan(const clvf_colorspace_request* request, const clvf_stream* input,
                                           clvf_colorspace_params* params, clvf_stream* output) {
-  return plan("clvf_colorspace_plan", request, input, params, output, clvf::plan_colorspace);
+  return plan("clvf_colorspace_plan", request, input, params, output, clvf::detail::plan_colorspace);
 }
 
 }  // extern "C"

@@ -1,6 +1,6 @@
 # Embeds text files (kernels, presets) into a generated C++ file as string literals, so the
 # library needs no data files at run time. clvf_embed_files(OUT_VAR NAMESPACE HEADER file...)
-# yields the generated source, which defines clvf::NAMESPACE::source(name) declared in HEADER.
+# yields the generated source, which defines clvf::detail::NAMESPACE::source(name) declared in HEADER.
 function(clvf_embed_files out_var namespace header)
   set(out ${CMAKE_CURRENT_BINARY_DIR}/${namespace}_embedded.cpp)
   string(REPLACE ";" "|" files "${ARGN}")

@@ -1,6 +1,6 @@
 # cmake --install: the shared library, the C and C++ headers, the presets (the library embeds the
 # filters'; chains.preset serves tools/clvf-batch, installed too), a CMake package
-# (find_package(clvf) gives clvf::clvf) and a pkg-config file.
+# (find_package(clvf) gives clvf::detail::clvf) and a pkg-config file.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 

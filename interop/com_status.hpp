@@ -4,7 +4,7 @@
 #include <unknwn.h>
 #include <wrl/client.h>
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 // What a failed Direct3D call means to an OpenCL caller.
 inline cl_int cl_code(HRESULT hr) {
@@ -20,4 +20,4 @@ inline const void* com_identity(IUnknown* object) {
   return unknown.Get();
 }
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

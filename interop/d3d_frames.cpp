@@ -12,11 +12,11 @@
 #if defined(_WIN32)
 #include "interop/dx9/d3d9_formats.hpp"
 
-using clvf::interop::d3d9_plane;
-using clvf::interop::SurfacePlane;
+using clvf::detail::interop::d3d9_plane;
+using clvf::detail::interop::SurfacePlane;
 #endif
 
-namespace clvf {
+namespace clvf::detail {
 
 namespace {
 
@@ -280,4 +280,4 @@ void D3DFrames::copy_out() {}
 
 #endif
 
-}  // namespace clvf
+}  // namespace clvf::detail

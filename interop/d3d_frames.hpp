@@ -16,7 +16,7 @@
 #include "interop/shared_frames.hpp"
 #include "runtime/device.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 class D3DFrames : public SharedFrames {
  public:
@@ -64,4 +64,4 @@ class D3DFrames : public SharedFrames {
   void* release_ = nullptr;
 };
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -16,7 +16,7 @@
 #include "interop/dx9/dx9_sharing.hpp"
 #endif
 
-using namespace clvf::interop;
+using namespace clvf::detail::interop;
 
 namespace {
 

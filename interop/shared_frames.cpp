@@ -3,7 +3,7 @@
 #include "interop/cuda/cuda_frames.hpp"
 #include "interop/d3d_frames.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 namespace {
 
@@ -32,4 +32,4 @@ void FrameSides::release_quietly() {
     }
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

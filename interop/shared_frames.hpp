@@ -9,7 +9,7 @@
 #include "clvf/clvf.h"
 #include "runtime/device.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 class SharedFrames {
  public:
@@ -67,4 +67,4 @@ struct FrameSides {
   void release_quietly();
 };
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -9,7 +9,7 @@
 
 #include "runtime/settings.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 namespace {
 
 // One run_parts call: its parts are claimed by index by the caller and the pool's threads.
@@ -99,4 +99,4 @@ void run_parts(size_t parts, FunctionRef<void(size_t)> part) {
   pool().run(job);
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

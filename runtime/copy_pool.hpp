@@ -5,7 +5,7 @@
 
 #include "runtime/function_ref.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 // Runs part(0) .. part(parts - 1) on the calling thread and the pool's, and returns when all are
 // done. Safe to call from several threads; allocates nothing.
@@ -13,4 +13,4 @@ void run_parts(size_t parts, FunctionRef<void(size_t)> part);
 // Threads a copy is split over: CLVF_COPY_THREADS (1 to 8), else 4 or the cores there are.
 unsigned copy_threads();
 
-}  // namespace clvf
+}  // namespace clvf::detail

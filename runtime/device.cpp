@@ -11,7 +11,7 @@
 #include "runtime/error.hpp"
 #include "runtime/log.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 std::vector<std::pair<DeviceEntry, cl::Device>> list_devices() {
   std::vector<std::pair<DeviceEntry, cl::Device>> out;
@@ -161,4 +161,4 @@ Program Device::program(const std::string& source, const std::string& options) {
   return program;
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -14,7 +14,7 @@
 #include "runtime/program_cache.hpp"
 #include "runtime/settings.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 namespace cuda {
 class Share;
 }
@@ -89,4 +89,4 @@ void request_profiling(bool on);
 // Every device of every platform, in clinfo -l order.
 std::vector<std::pair<DeviceEntry, cl::Device>> list_devices();
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -10,7 +10,7 @@
 #include "runtime/error.hpp"
 #include "runtime/settings.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 namespace {
 
 std::string lower(std::string_view s) {
@@ -110,4 +110,4 @@ std::string describe_devices(const std::vector<DeviceEntry>& devices) {
   return out;
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

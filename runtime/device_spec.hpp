@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-namespace clvf {
+namespace clvf::detail {
 
 struct DeviceSpec {
   enum class Kind { Default, Type, Index, Name };
@@ -36,4 +36,4 @@ std::optional<DeviceEntry> match_device(const DeviceSpec& spec, const std::vecto
 // "  0.0  Portable Computing Language / pthread-... (cpu)" lines for error messages.
 std::string describe_devices(const std::vector<DeviceEntry>& devices);
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -6,7 +6,7 @@
 
 #include "runtime/cl.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 const char* cl_error_name(int code) {
   switch (code) {
@@ -93,4 +93,4 @@ clvf_status cl_error_status(int code) {
                                                                                      : CLVF_ERROR_OPENCL;
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

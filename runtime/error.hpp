@@ -4,7 +4,7 @@
 
 #include "clvf/clvf.h"
 
-namespace clvf {
+namespace clvf::detail {
 
 // Every failure inside the library is an Error; the C API turns it into a status + message.
 class Error : public std::runtime_error {
@@ -24,4 +24,4 @@ std::string cl_error_message(const char* call, int code);
 // CLVF_ERROR_OUT_OF_MEMORY for the allocation failures, CLVF_ERROR_OPENCL for the rest.
 clvf_status cl_error_status(int code);
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -10,7 +10,7 @@
 #include "runtime/log.hpp"
 #include "runtime/scratch.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 namespace {
 // Bytes a plane spans in memory: every row's pitch but the last's.
@@ -167,4 +167,4 @@ void FramePlanes::finish_download(const clvf_frame& frame, int slot) const {
   }
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -20,7 +20,7 @@
 #include "runtime/device.hpp"
 #include "runtime/kernel.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 struct PlaneShape {
   size_t row_bytes = 0;  // bytes of samples in one row
@@ -90,4 +90,4 @@ class FramePlanes {
   int slot_ = 0;
 };
 
-}  // namespace clvf
+}  // namespace clvf::detail

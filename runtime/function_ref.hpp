@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace clvf {
+namespace clvf::detail {
 
 template <typename Signature>
 class FunctionRef;
@@ -28,4 +28,4 @@ class FunctionRef<R(Args...)> {
   R (*call_)(void*, Args...);
 };
 
-}  // namespace clvf
+}  // namespace clvf::detail

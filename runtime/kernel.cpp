@@ -7,7 +7,7 @@
 
 #include "runtime/error.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 KernelSignatures read_signatures(const cl::Program& program) {
   KernelSignatures out;
@@ -59,4 +59,4 @@ cl_uint Kernel::index(std::string_view arg, std::string_view suffix) const {
   return static_cast<cl_uint>(it - args_.begin());
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

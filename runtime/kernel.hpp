@@ -10,7 +10,7 @@
 
 #include "runtime/cl.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 // Each kernel of a program: its argument names in order.
 using KernelSignatures = std::map<std::string, std::vector<std::string>, std::less<>>;
@@ -49,4 +49,4 @@ class Kernel {
   std::vector<std::string> args_;
 };
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -6,7 +6,7 @@
 
 #include "runtime/settings.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 namespace {
 
 std::mutex sink_mutex;
@@ -29,10 +29,10 @@ void log_message(clvf_log_level level, const std::string& message) {
     default_sink(level, message);
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail
 
 extern "C" CLVF_API void clvf_set_log_callback(clvf_log_callback cb, void* opaque) {
-  std::lock_guard lock(clvf::sink_mutex);
-  clvf::sink = cb;
-  clvf::sink_opaque = opaque;
+  std::lock_guard lock(clvf::detail::sink_mutex);
+  clvf::detail::sink = cb;
+  clvf::detail::sink_opaque = opaque;
 }

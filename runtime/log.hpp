@@ -5,7 +5,7 @@
 
 #include "clvf/clvf.h"
 
-namespace clvf {
+namespace clvf::detail {
 
 void log_message(clvf_log_level level, const std::string& message);
 
@@ -14,4 +14,4 @@ void log(clvf_log_level level, fmt::format_string<Args...> format, Args&&... arg
   log_message(level, fmt::format(format, std::forward<Args>(args)...));
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -7,7 +7,7 @@
 
 #include "runtime/error.hpp"
 
-namespace clvf::presets {
+namespace clvf::detail::presets {
 namespace {
 
 struct Entry {
@@ -104,4 +104,4 @@ std::string options(std::string_view filter, std::string_view name) {
   invalid(fmt::format("preset '{}' is not known for {}; known: {} (or a file path)", name, filter, list(entries)));
 }
 
-}  // namespace clvf::presets
+}  // namespace clvf::detail::presets

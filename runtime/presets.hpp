@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace clvf::presets {
+namespace clvf::detail::presets {
 // The text of an embedded preset file ("scale_clvf.preset"); empty when there is none.
 std::string_view source(std::string_view name);
 
@@ -14,4 +14,4 @@ std::string_view source(std::string_view name);
 std::string options(std::string_view filter, std::string_view name);
 // "web-720p, web-1080p, ..." for `filter`; empty when it has none.
 std::string names(std::string_view filter);
-}  // namespace clvf::presets
+}  // namespace clvf::detail::presets

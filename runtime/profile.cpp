@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace clvf {
+namespace clvf::detail {
 
 cl::Event* KernelProfile::track(bool enabled, const std::string& name) {
   if (!enabled) return nullptr;
@@ -44,4 +44,4 @@ std::string KernelProfile::report() const {
   return out;
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

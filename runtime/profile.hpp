@@ -7,7 +7,7 @@
 
 #include "runtime/cl.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 class KernelProfile {
  public:
@@ -32,4 +32,4 @@ class KernelProfile {
   std::vector<Totals> totals_;
 };
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -14,7 +14,7 @@
 #include "runtime/error.hpp"
 #include "runtime/log.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 namespace {
 
 // Entry format 2: the binary and the kernels' argument names (which a program built from a binary
@@ -200,4 +200,4 @@ Program ProgramCache::build(const cl::Context& context, const cl::Device& device
   return {program, std::move(signatures)};
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -10,7 +10,7 @@
 #include "runtime/cl.hpp"
 #include "runtime/kernel.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 struct Program {
   cl::Program program;
@@ -42,4 +42,4 @@ class ProgramCache {
   Stats stats_;
 };
 
-}  // namespace clvf
+}  // namespace clvf::detail

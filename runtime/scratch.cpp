@@ -1,6 +1,6 @@
 #include "runtime/scratch.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 cl::Buffer scratch_buffer(const Device& device, cl_mem_flags flags, size_t bytes) {
   cl::Buffer buffer(device.context(), flags, bytes);
@@ -14,4 +14,4 @@ float float_scratch_fill(const Device& device) {
   return byte > 0 ? 1e30f / 255.0f * static_cast<float>(byte) : 0.0f;
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

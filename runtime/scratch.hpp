@@ -6,7 +6,7 @@
 #include "runtime/cl.hpp"
 #include "runtime/device.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 // A buffer of `bytes` in the device's context. With a poison byte in the device's settings
 // (CLVF_POISON_SCRATCH=<0 to 255>, a test switch) it starts filled with that byte, on its queue:
@@ -19,4 +19,4 @@ cl::Buffer scratch_buffer(const Device& device, cl_mem_flags flags, size_t bytes
 // a large finite one changes only reads of unwritten samples that count).
 float float_scratch_fill(const Device& device);
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-namespace clvf {
+namespace clvf::detail {
 
 namespace {
 std::string text(const char* name) {
@@ -49,4 +49,4 @@ int copy_threads_setting() {
   return n;
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-namespace clvf {
+namespace clvf::detail {
 
 struct Settings {
   // CLVF_CACHE_DIR, else $XDG_CACHE_HOME/clvf, else $HOME/.cache/clvf; empty: no binary cache.
@@ -25,4 +25,4 @@ std::string device_spec_setting();
 bool verbose_log_setting();
 int copy_threads_setting();
 
-}  // namespace clvf
+}  // namespace clvf::detail

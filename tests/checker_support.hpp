@@ -10,7 +10,7 @@
 #include "clvf/clvf.h"
 #include "test_device.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 
 // Oclgrind simulates every work-item: CLVF_CHECK_SMALL keeps frames small.
 inline bool small_only() { return std::getenv("CLVF_CHECK_SMALL") != nullptr; }
@@ -55,6 +55,6 @@ inline std::string storage_name(const ::testing::TestParamInfo<clvf_storage>& in
 #define CLVF_INSTANTIATE_STORAGES(fixture)                                                                \
   INSTANTIATE_TEST_SUITE_P(Storages, fixture,                                                            \
                            ::testing::Values(CLVF_STORAGE_HOST, CLVF_STORAGE_CL_BUFFER, CLVF_STORAGE_CL_IMAGE), \
-                           ::clvf::test::storage_name)
+                           ::clvf::detail::test::storage_name)
 
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

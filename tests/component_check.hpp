@@ -11,7 +11,7 @@
 #include "reference_colour.hpp"
 #include "runtime/device.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 
 inline const char* format_name(clvf_pixel_format f) {
   static const char* names[] = {"none", "yuv420p", "nv12", "yv12", "p010", "yuv444p", "rgba", "bgra"};
@@ -93,4 +93,4 @@ inline void expect_components_match(const Components& got, const Components& ref
   }
 }
 
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

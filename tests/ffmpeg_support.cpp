@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <fstream>
 
-namespace clvf::test {
+namespace clvf::detail::test {
 
 namespace fs = std::filesystem;
 
@@ -87,4 +87,4 @@ void FfmpegTest::expect_failure(const std::string& vf, const std::string& expect
   EXPECT_NE(r.output.find(expect), std::string::npos) << vf << ":\n" << r.output;
 }
 
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

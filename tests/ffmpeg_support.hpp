@@ -11,7 +11,7 @@
 #include "reference_scale.hpp"
 #include "test_frames.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 
 struct ProcessResult {
   int status;
@@ -46,4 +46,4 @@ class FfmpegTest : public ::testing::Test {
   int count_ = 0;
 };
 
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

@@ -6,7 +6,7 @@
 
 #include "clvf/clvf.h"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 
 struct HostNv12 {
   HostNv12(int w, int h) : luma(size_t(w) * h, 16), chroma(size_t(w) * h / 2, 128) {
@@ -18,4 +18,4 @@ struct HostNv12 {
   clvf_frame frame{};
 };
 
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

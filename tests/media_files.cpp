@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace clvf::test {
+namespace clvf::detail::test {
 
 namespace fs = std::filesystem;
 
@@ -106,4 +106,4 @@ fs::path make_sample(const std::string& name, const std::string& ext, const std:
   return out;
 }
 
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

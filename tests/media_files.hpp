@@ -8,7 +8,7 @@
 
 #include "ffmpeg_support.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 
 // Runs a shell command, stdout and stderr together, killed after `seconds` (status 124 then).
 ProcessResult run_bounded(const std::string& command, int seconds);
@@ -33,4 +33,4 @@ MediaInfo probe(const std::filesystem::path& file);
 // recipe makes a new file.
 std::filesystem::path make_sample(const std::string& name, const std::string& ext, const std::string& args);
 
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 struct Kr {
@@ -201,4 +201,4 @@ double bayer_threshold(int x, int y) {
   return (m + 0.5) / 256;
 }
 
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

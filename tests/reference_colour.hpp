@@ -10,7 +10,7 @@
 #include "reference_scale.hpp"
 #include "runtime/cl.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 
 // Component values (Y U V A or R G B A), each on its own grid (4:2:0 chroma at half size).
 struct Components {
@@ -36,4 +36,4 @@ Components reference_colour(const clvf_colorspace_params& p, const Components& s
 // The ordered dither threshold in (0, 1) at (x, y): the 16x16 Bayer matrix built recursively.
 double bayer_threshold(int x, int y);
 
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

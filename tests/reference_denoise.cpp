@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace clvf::test {
+namespace clvf::detail::test {
 
 std::vector<double> reference_nlmeans(const RefPlane& src, const RefNlmeans& p) {
   return reference_nlmeans(std::vector<const RefPlane*>{&src}, p);
@@ -49,4 +49,4 @@ std::vector<double> reference_nlmeans(const std::vector<const RefPlane*>& frames
   return out;
 }
 
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

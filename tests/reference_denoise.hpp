@@ -8,7 +8,7 @@
 
 #include "reference_scale.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 
 struct RefNlmeans {
   double strength = 1;
@@ -24,4 +24,4 @@ std::vector<double> reference_nlmeans(const RefPlane& src, const RefNlmeans& p);
 // frame ((0, 0) included) is a candidate too, with patches compared against the current frame's.
 std::vector<double> reference_nlmeans(const std::vector<const RefPlane*>& frames, const RefNlmeans& p);
 
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

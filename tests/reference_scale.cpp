@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numbers>
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 constexpr double pi = std::numbers::pi;
@@ -126,4 +126,4 @@ std::vector<double> reference_scale(const RefPlane& src, int dst_w, int dst_h, c
                          dst_h, s);
 }
 
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

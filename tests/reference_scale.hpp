@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace clvf::test {
+namespace clvf::detail::test {
 
 struct RefPlane {
   int w = 0, h = 0, channels = 1;
@@ -35,4 +35,4 @@ std::vector<double> reference_scale(const RefPlane& src, int dst_w, int dst_h, c
 std::vector<double> reference_scale(const std::vector<double>& src, int src_w, int src_h, int channels, int dst_w,
                                     int dst_h, const RefScale& s);
 
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

@@ -66,7 +66,7 @@ class Allocations : public ::testing::TestWithParam<bool> {  // param: staging f
 
   void count(const Case& c, const std::function<clvf_status(const clvf_frame*, const clvf_frame*)>& frame) {
     SCOPED_TRACE(c.name);
-    clvf::test::HostNv12 src(c.w, c.h), dst(c.w, c.h);
+    clvf::detail::test::HostNv12 src(c.w, c.h), dst(c.w, c.h);
     for (int i = 0; i < kWarmUp; ++i) ASSERT_EQ(frame(&src.frame, &dst.frame), CLVF_OK) << clvf_last_error();
     uint64_t half[2];
     for (uint64_t& h : half) {

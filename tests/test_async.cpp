@@ -13,7 +13,7 @@
 #include "reference_colour.hpp"
 #include "test_frames.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 class AsyncFrames : public StorageChecker {
@@ -303,4 +303,4 @@ TEST_P(AsyncFrames, StreamsInFlightEqualOneAtATime) {
 CLVF_INSTANTIATE_STORAGES(AsyncFrames);
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

@@ -16,7 +16,7 @@
 #include "runtime/error.hpp"
 #include "runtime/ops/pixel_format.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -340,4 +340,4 @@ TEST(ChainExpression, FfmpegSemantics) {
 }
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

@@ -17,7 +17,7 @@
 #include "runtime/device.hpp"
 #include "test_frames.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 constexpr clvf_pixel_format kFormats[] = {CLVF_PIX_NV12,    CLVF_PIX_YUV420P, CLVF_PIX_YV12, CLVF_PIX_P010,
@@ -192,4 +192,4 @@ TEST(ColourParams, BadValuesNameTheFieldAndWhatIsAllowed) {
 }
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

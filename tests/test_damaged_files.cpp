@@ -11,7 +11,7 @@
 
 #include "media_files.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -114,4 +114,4 @@ INSTANTIATE_TEST_SUITE_P(Inputs, DamagedFiles, ::testing::ValuesIn(kDamages),
                          [](const ::testing::TestParamInfo<Damage>& i) { return std::string(i.param.name); });
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

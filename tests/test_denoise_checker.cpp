@@ -15,7 +15,7 @@
 #include "reference_denoise.hpp"
 #include "test_frames.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 struct Case {
@@ -232,4 +232,4 @@ TEST_P(DenoiseChecker, StreamsMatchFloat64Reference) {
 CLVF_INSTANTIATE_STORAGES(DenoiseChecker);
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

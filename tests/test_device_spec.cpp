@@ -6,7 +6,7 @@
 #include "runtime/cl.hpp"
 #include "runtime/error.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 namespace {
 
 std::vector<DeviceEntry> sample_devices() {
@@ -86,4 +86,4 @@ TEST(Errors, NameTheCallAndTheError) {
 }
 
 }  // namespace
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -12,7 +12,7 @@
 
 #include "ffmpeg_support.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -336,4 +336,4 @@ TEST_F(FfmpegColour, PresetsGiveTheirOptionsAndExplicitOptionsWin) {
 }
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

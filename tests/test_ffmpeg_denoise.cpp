@@ -11,7 +11,7 @@
 
 #include "ffmpeg_support.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -240,4 +240,4 @@ TEST_F(FfmpegDenoise, PresetsGiveTheirOptionsAndExplicitOptionsWin) {
 }
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

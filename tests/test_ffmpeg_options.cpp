@@ -11,7 +11,7 @@
 #include "clvf/clvf.h"
 #include "ffmpeg_support.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 // Option name -> the text of its "(default ...)", from the help of one filter.
@@ -79,4 +79,4 @@ TEST_F(FfmpegFilterOptions, LibraryMessagesNameTheFilterInstance) {
 }
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

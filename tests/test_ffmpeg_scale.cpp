@@ -17,7 +17,7 @@
 #include "reference_scale.hpp"
 #include "test_frames.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -312,4 +312,4 @@ TEST_F(FfmpegScale, FrameSizeChangeMidStream) {
 }
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 constexpr size_t kPad = 5, kOffset = 16;  // odd pitch padding and a non-zero buffer offset
 
@@ -93,4 +93,4 @@ std::vector<RefPlane> TestFrame::read(bool* padding_intact) {
   return out;
 }
 
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

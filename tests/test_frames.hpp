@@ -6,7 +6,7 @@
 #include "reference_scale.hpp"
 #include "runtime/cl.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 
 // Plane geometry of a format: (w, h, channels) for each plane.
 std::vector<RefPlane> plane_shapes(clvf_pixel_format format, int w, int h);
@@ -37,4 +37,4 @@ class TestFrame {
   clvf_frame frame_{};
 };
 
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

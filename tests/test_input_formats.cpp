@@ -11,7 +11,7 @@
 
 #include "media_files.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -143,4 +143,4 @@ INSTANTIATE_TEST_SUITE_P(Formats, InputFormats, ::testing::ValuesIn(cases()),
                          });
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

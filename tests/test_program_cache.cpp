@@ -10,7 +10,7 @@
 #include "runtime/error.hpp"
 #include "test_device.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 namespace {
 
 namespace fs = std::filesystem;
@@ -156,4 +156,4 @@ TEST(DeviceOpen, NoMatchListsTheDevices) {
 }
 
 }  // namespace
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -14,7 +14,7 @@
 
 #include "media_files.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -188,4 +188,4 @@ TEST_P(RealFiles, StreamsFramesTimesAndMetadataAsTheCpuFilters) {
 INSTANTIATE_TEST_SUITE_P(Containers, RealFiles, ::testing::ValuesIn(cases()), case_name);
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

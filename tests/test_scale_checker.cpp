@@ -19,7 +19,7 @@
 #include "reference_colour.hpp"
 #include "test_frames.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 struct Case {
@@ -190,4 +190,4 @@ TEST_P(ScaleChecker, MatchesFloat64Reference) {
 CLVF_INSTANTIATE_STORAGES(ScaleChecker);
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

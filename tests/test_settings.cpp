@@ -10,7 +10,7 @@
 #include "runtime/ops/scale_convert.hpp"
 #include "test_device.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 clvf_scale_params small_scale() {
@@ -90,4 +90,4 @@ TEST(Settings, FromTheEnvironment) {
 }
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

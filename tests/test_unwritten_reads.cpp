@@ -19,7 +19,7 @@
 #include "clvf/clvf.h"
 #include "test_frames.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 using Planes = std::vector<RefPlane>;
@@ -296,4 +296,4 @@ TEST_P(UnwrittenReads, Chain) {
 CLVF_INSTANTIATE_STORAGES(UnwrittenReads);
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

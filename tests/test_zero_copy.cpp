@@ -13,7 +13,7 @@
 #include "host_nv12.hpp"
 #include "runtime/frame_planes.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 constexpr int kW = 64, kH = 36, kFrames = 100;
@@ -107,4 +107,4 @@ INSTANTIATE_TEST_SUITE_P(Storage, ZeroCopy, ::testing::Values(false, true),
                          [](const auto& info) { return std::string(info.param ? "staged" : "shared"); });
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

@@ -14,7 +14,7 @@
 #include "runtime/presets.hpp"
 #include "runtime/scratch.hpp"
 
-namespace clvf::chain {
+namespace clvf::detail::chain {
 
 namespace {
 
@@ -230,4 +230,4 @@ void Chain::complete_stages(uint32_t stages) {
   if (first) std::rethrow_exception(first);
 }
 
-}  // namespace clvf::chain
+}  // namespace clvf::detail::chain

@@ -13,7 +13,7 @@
 #include "api/chain/stage_plan.hpp"
 #include "interop/shared_frames.hpp"
 
-namespace clvf::chain {
+namespace clvf::detail::chain {
 
 // A chain string's filters: the string itself, or the chain preset it names.
 std::vector<FilterText> chain_filters(std::string_view chain);
@@ -68,4 +68,4 @@ class Chain {
   clvf_stream output_{};
 };
 
-}  // namespace clvf::chain
+}  // namespace clvf::detail::chain

@@ -9,7 +9,7 @@
 
 #include "runtime/error.hpp"
 
-namespace clvf::chain {
+namespace clvf::detail::chain {
 
 namespace {
 
@@ -160,4 +160,4 @@ double evaluate(std::string_view expression, const std::map<std::string, double>
   return Parser(expression, variables).parse();
 }
 
-}  // namespace clvf::chain
+}  // namespace clvf::detail::chain

@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-namespace clvf::chain {
+namespace clvf::detail::chain {
 
 // Throws Error(INVALID_ARGUMENT) naming the expression and what was wrong in it.
 double evaluate(std::string_view expression, const std::map<std::string, double>& variables);
 
-}  // namespace clvf::chain
+}  // namespace clvf::detail::chain

@@ -9,7 +9,7 @@
 #include "runtime/error.hpp"
 #include "runtime/presets.hpp"
 
-namespace clvf::chain {
+namespace clvf::detail::chain {
 
 namespace {
 [[noreturn]] void invalid(const std::string& message) { throw Error(CLVF_ERROR_INVALID_ARGUMENT, message); }
@@ -76,4 +76,4 @@ std::optional<int> FilterOptions::integer(const std::string& key, int low, int h
   return static_cast<int>(*v);
 }
 
-}  // namespace clvf::chain
+}  // namespace clvf::detail::chain

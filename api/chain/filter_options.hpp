@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace clvf::chain {
+namespace clvf::detail::chain {
 
 class FilterOptions {
  public:
@@ -31,4 +31,4 @@ class FilterOptions {
   std::map<std::string, std::string> values_;
 };
 
-}  // namespace clvf::chain
+}  // namespace clvf::detail::chain

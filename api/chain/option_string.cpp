@@ -4,7 +4,7 @@
 
 #include "runtime/error.hpp"
 
-namespace clvf::chain {
+namespace clvf::detail::chain {
 
 namespace {
 
@@ -67,4 +67,4 @@ Options split_options(std::string_view options, std::string_view filter) {
   return out;
 }
 
-}  // namespace clvf::chain
+}  // namespace clvf::detail::chain

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-namespace clvf::chain {
+namespace clvf::detail::chain {
 
 struct FilterText {
   std::string name;
@@ -20,4 +20,4 @@ std::vector<FilterText> split_chain(std::string_view chain);
 // KEY=VALUE pairs, unescaped. Throws for an item without '=' (positional values are not taken).
 Options split_options(std::string_view options, std::string_view filter);
 
-}  // namespace clvf::chain
+}  // namespace clvf::detail::chain

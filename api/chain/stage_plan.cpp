@@ -16,7 +16,7 @@
 #include "runtime/ops/pixel_format.hpp"
 #include "runtime/ops/resample_table.hpp"
 
-namespace clvf::chain {
+namespace clvf::detail::chain {
 
 namespace {
 
@@ -129,7 +129,7 @@ StagePlan plan_scale(const FilterOptions& o, const clvf_stream& in) {
   r.width_text = w_expr.c_str();
   r.height_text = h_expr.c_str();
   evaluate_size(o, in, raw(r.format), w_expr, h_expr, &r.width, &r.height);
-  return stage(StageKind::scale, &StagePlan::scale, clvf::plan_scale(r, in));
+  return stage(StageKind::scale, &StagePlan::scale, clvf::detail::plan_scale(r, in));
 }
 
 StagePlan plan_denoise(const FilterOptions& o, const clvf_stream& in) {
@@ -170,7 +170,7 @@ StagePlan plan_colorspace(const FilterOptions& o, const clvf_stream& in) {
   r.chroma_location =
       o.integer("chroma_location", 1, 3, {{"left", 1}, {"center", 2}, {"topleft", 3}}).value_or(CLVF_UNSET);
   r.chroma_filter = named<clvf_scale_algorithm>(o, "chroma_filter", scale_algorithm_from_name);
-  return stage(StageKind::colorspace, &StagePlan::colorspace, clvf::plan_colorspace(r, in));
+  return stage(StageKind::colorspace, &StagePlan::colorspace, clvf::detail::plan_colorspace(r, in));
 }
 
 }  // namespace
@@ -187,4 +187,4 @@ StagePlan plan_stage(const FilterText& filter, const clvf_stream& input) {
                       filter.name));
 }
 
-}  // namespace clvf::chain
+}  // namespace clvf::detail::chain

@@ -7,7 +7,7 @@
 #include "clvf/clvf.h"
 #include "api/chain/option_string.hpp"
 
-namespace clvf::chain {
+namespace clvf::detail::chain {
 
 enum class StageKind { scale, denoise, colorspace };
 
@@ -22,4 +22,4 @@ struct StagePlan {
 // Storages are left as host: the chain sets them. Throws Error naming the filter and option.
 StagePlan plan_stage(const FilterText& filter, const clvf_stream& input);
 
-}  // namespace clvf::chain
+}  // namespace clvf::detail::chain

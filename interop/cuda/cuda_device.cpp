@@ -8,7 +8,7 @@
 #include "runtime/device.hpp"
 #include "runtime/error.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 namespace {
 
@@ -71,4 +71,4 @@ std::shared_ptr<Device> Device::open_cuda(std::string_view spec, void* cuda_cont
   return out;
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -11,7 +11,7 @@
 
 #include "runtime/error.hpp"
 
-namespace clvf::cuda {
+namespace clvf::detail::cuda {
 
 namespace {
 
@@ -108,4 +108,4 @@ ContextScope::~ContextScope() {
   driver().cuCtxPopCurrent(&popped);
 }
 
-}  // namespace clvf::cuda
+}  // namespace clvf::detail::cuda

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace clvf::cuda {
+namespace clvf::detail::cuda {
 
 using CUresult = int;
 using CUdeviceptr = unsigned long long;
@@ -156,4 +156,4 @@ class ContextScope {
   ContextScope& operator=(const ContextScope&) = delete;
 };
 
-}  // namespace clvf::cuda
+}  // namespace clvf::detail::cuda

@@ -7,7 +7,7 @@
 #include "runtime/error.hpp"
 #include "runtime/ops/frame_format.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 namespace {
 constexpr size_t kPitchAlign = 512;  // staging rows: what CUDA's pitched allocations use
@@ -196,4 +196,4 @@ std::string CudaFrames::profile_report() const {
                      copied_ / n, in_place_ / n);
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -24,7 +24,7 @@
 #include "runtime/frame_planes.hpp"
 #include "interop/shared_frames.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 class CudaFrames : public SharedFrames {
  public:
@@ -71,4 +71,4 @@ class CudaFrames : public SharedFrames {
   clvf_cuda_sync sync_ = CLVF_CUDA_SYNC_AUTO;  // the acquired frame's order
 };
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -11,7 +11,7 @@
 
 #include "runtime/error.hpp"
 
-namespace clvf::cuda {
+namespace clvf::detail::cuda {
 
 namespace {
 
@@ -121,4 +121,4 @@ void Semaphore::cl_before_cuda(const cl::CommandQueue& queue, CUstream stream) {
   check(driver().cuWaitExternalSemaphoresAsync(&cuda_, &params, 1, stream), "cuWaitExternalSemaphoresAsync");
 }
 
-}  // namespace clvf::cuda
+}  // namespace clvf::detail::cuda

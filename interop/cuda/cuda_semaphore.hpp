@@ -8,7 +8,7 @@
 #include "interop/cuda/cuda_driver.hpp"
 #include "runtime/cl.hpp"
 
-namespace clvf::cuda {
+namespace clvf::detail::cuda {
 
 // cl_khr_semaphore's entry points, as clGetExtensionFunctionAddressForPlatform gives them.
 struct ClSemaphoreApi {
@@ -43,4 +43,4 @@ class Semaphore {
   CUexternalSemaphore cuda_ = nullptr;
 };
 
-}  // namespace clvf::cuda
+}  // namespace clvf::detail::cuda

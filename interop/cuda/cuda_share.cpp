@@ -11,7 +11,7 @@
 
 #include "runtime/error.hpp"
 
-namespace clvf::cuda {
+namespace clvf::detail::cuda {
 
 namespace {
 
@@ -203,4 +203,4 @@ Allocation::~Allocation() {
   }
 }
 
-}  // namespace clvf::cuda
+}  // namespace clvf::detail::cuda

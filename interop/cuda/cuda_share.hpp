@@ -22,7 +22,7 @@
 #include "interop/cuda/cuda_semaphore.hpp"
 #include "runtime/cl.hpp"
 
-namespace clvf::cuda {
+namespace clvf::detail::cuda {
 
 // Turns a descriptor exported by cuMemExportToShareableHandle into a buffer of `context` of
 // `size` bytes; the descriptor is the importer's to close. The real one calls
@@ -103,4 +103,4 @@ class Share : public std::enable_shared_from_this<Share> {
 // The UUID of the CUDA context's device, as cuDeviceGetUuid gives it.
 std::string device_uuid(CUcontext context);
 
-}  // namespace clvf::cuda
+}  // namespace clvf::detail::cuda

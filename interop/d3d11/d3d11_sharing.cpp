@@ -11,7 +11,7 @@
 #include "interop/sharing/devices.hpp"
 #include "interop/sharing/image.hpp"
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 const Family kD3D11Family = {"D3D11",
                              CL_INVALID_D3D11_DEVICE_KHR,
@@ -254,4 +254,4 @@ cl_mem CL_API_CALL clCreateFromD3D11Texture2DKHR(cl_context context, cl_mem_flag
 
 }  // namespace amd
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

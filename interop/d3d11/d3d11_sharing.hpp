@@ -6,7 +6,7 @@
 
 #include "interop/sharing/context.hpp"
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 extern const Family kD3D11Family;
 extern const DeviceProperty kD3D11DeviceProperty;
@@ -28,4 +28,4 @@ namespace amd {
 cl_mem CL_API_CALL clCreateFromD3D11Texture2DKHR(cl_context, cl_mem_flags, ID3D11Texture2D*, UINT, cl_int*);
 }  // namespace amd
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

@@ -1,6 +1,6 @@
 #include "interop/d3d11/dxgi_formats.hpp"
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 namespace {
 
@@ -76,4 +76,4 @@ unsigned dxgi_planes(DXGI_FORMAT format, PlaneFormat planes[2]) {
   return 0;
 }
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

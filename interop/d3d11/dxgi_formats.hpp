@@ -3,7 +3,7 @@
 #include <CL/cl.h>
 #include <dxgiformat.h>
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 struct PlaneFormat {
   cl_image_format format;
@@ -14,4 +14,4 @@ struct PlaneFormat {
 // chroma). 0 for formats clvf cannot share; `planes` gets the formats.
 unsigned dxgi_planes(DXGI_FORMAT format, PlaneFormat planes[2]);
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

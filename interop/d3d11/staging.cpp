@@ -2,7 +2,7 @@
 
 #include "interop/com_status.hpp"
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 namespace {
 
@@ -73,4 +73,4 @@ cl_int StagedTexture::from_cl(cl_command_queue queue, cl_mem mem) {
   return err;
 }
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

@@ -6,7 +6,7 @@
 
 #include "interop/sharing/registry.hpp"
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 using Microsoft::WRL::ComPtr;
 
@@ -44,4 +44,4 @@ class StagedTexture : public SharedResource {
   TexturePart part_;
 };
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

@@ -1,6 +1,6 @@
 #include "interop/dx9/d3d9_formats.hpp"
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 namespace {
 
@@ -56,4 +56,4 @@ unsigned d3d9_plane(D3DFORMAT format, UINT width, UINT height, size_t pitch, uns
   return 0;
 }
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

@@ -5,7 +5,7 @@
 #include <CL/cl.h>
 #include <d3d9.h>
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 struct SurfacePlane {
   cl_image_format format;
@@ -19,4 +19,4 @@ struct SurfacePlane {
 // `pitch` bytes per luma row.
 unsigned d3d9_plane(D3DFORMAT format, UINT width, UINT height, size_t pitch, unsigned plane, SurfacePlane* out);
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

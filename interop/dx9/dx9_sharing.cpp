@@ -11,7 +11,7 @@
 #include "interop/sharing/devices.hpp"
 #include "interop/sharing/image.hpp"
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 using Microsoft::WRL::ComPtr;
 
@@ -165,4 +165,4 @@ cl_mem CL_API_CALL clCreateFromDX9MediaSurfaceKHR(cl_context context, cl_mem_fla
 
 }  // namespace emulated
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

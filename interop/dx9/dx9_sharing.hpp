@@ -5,7 +5,7 @@
 
 #include "interop/sharing/context.hpp"
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 extern const Family kDX9Family;
 // CL_CONTEXT_ADAPTER_D3D9_KHR, CL_CONTEXT_ADAPTER_D3D9EX_KHR, CL_CONTEXT_ADAPTER_DXVA_KHR.
@@ -24,4 +24,4 @@ cl_mem CL_API_CALL clCreateFromDX9MediaSurfaceKHR(cl_context, cl_mem_flags, cl_d
                                                   cl_uint, cl_int*);
 }  // namespace emulated
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

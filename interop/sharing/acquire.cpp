@@ -6,7 +6,7 @@
 
 #include "interop/sharing/registry.hpp"
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 namespace {
 
@@ -105,4 +105,4 @@ cl_int enqueue_release(const Family& family, cl_command_queue queue, cl_uint num
   return guarded(family, false, queue, num_objects, mem_objects, num_events_in_wait_list, event_wait_list, event);
 }
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

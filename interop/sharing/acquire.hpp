@@ -6,7 +6,7 @@
 
 #include "interop/sharing/family.hpp"
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 cl_int enqueue_acquire(const Family& family, cl_command_queue queue, cl_uint num_objects,
                        const cl_mem* mem_objects, cl_uint num_events_in_wait_list,
@@ -28,4 +28,4 @@ cl_int CL_API_CALL release_objects(cl_command_queue queue, cl_uint num_objects, 
   return enqueue_release(family, queue, num_objects, mem_objects, num_events, wait_list, event);
 }
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

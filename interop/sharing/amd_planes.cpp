@@ -10,7 +10,7 @@
 
 #include "interop/sharing/create_guard.hpp"
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 namespace {
 
@@ -226,4 +226,4 @@ cl_int amd_enqueue_transfer(const Family& family, bool acquire, cl_command_queue
   }
 }
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

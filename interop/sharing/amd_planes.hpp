@@ -15,7 +15,7 @@
 #include "interop/sharing/family.hpp"
 #include "interop/sharing/registry.hpp"
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 struct AmdPlanarFunctions {
   using Create = cl_mem(CL_API_CALL*)(cl_context, cl_mem_flags, void* texture, cl_uint subresource, cl_int*);
@@ -62,4 +62,4 @@ cl_int CL_API_CALL amd_release_objects(cl_command_queue queue, cl_uint num_objec
   return amd_enqueue_transfer(family, false, queue, num_objects, mem_objects, num_events, wait_list, event);
 }
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

@@ -5,7 +5,7 @@
 
 #include "interop/sharing/registry.hpp"
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 namespace {
 
@@ -78,4 +78,4 @@ cl_context create_context(const cl_context_properties* properties, std::span<con
   return context;
 }
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

@@ -8,7 +8,7 @@
 
 #include "interop/sharing/family.hpp"
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 // A context property whose value names a Direct3D device (or D3D9 adapter) of one family.
 struct DeviceProperty {
@@ -31,4 +31,4 @@ cl_context create_context(const cl_context_properties* properties, std::span<con
                           std::span<const cl_context_properties> extra_keys, const DeviceOpener& open,
                           const ContextCreator& create, cl_int* errcode_ret);
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

@@ -7,7 +7,7 @@
 #include "interop/sharing/registry.hpp"
 #include "interop/sharing/status.hpp"
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 template <typename Body>
 cl_mem create_guarded(cl_int* errcode_ret, Body&& body) {
@@ -37,4 +37,4 @@ inline bool valid_sharing_flags(cl_mem_flags flags) {
   return flags == CL_MEM_READ_ONLY || flags == CL_MEM_WRITE_ONLY || flags == CL_MEM_READ_WRITE;
 }
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

@@ -1,6 +1,6 @@
 #include "interop/sharing/devices.hpp"
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 cl_int list_sharing_devices(cl_platform_id platform, cl_uint num_entries, cl_device_id* devices,
                             cl_uint* num_devices) {
@@ -9,4 +9,4 @@ cl_int list_sharing_devices(cl_platform_id platform, cl_uint num_entries, cl_dev
   return clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, num_entries, devices, num_devices);
 }
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

@@ -4,10 +4,10 @@
 #pragma once
 #include <CL/cl.h>
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 // The common argument checks (CL_INVALID_VALUE) and the answer.
 cl_int list_sharing_devices(cl_platform_id platform, cl_uint num_entries, cl_device_id* devices,
                             cl_uint* num_devices);
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

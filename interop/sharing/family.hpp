@@ -4,7 +4,7 @@
 #pragma once
 #include <CL/cl.h>
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 struct Family {
   const char* name;                 // "D3D11", "DX9 media"
@@ -16,4 +16,4 @@ struct Family {
   cl_command_type release_command;
 };
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

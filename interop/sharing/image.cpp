@@ -2,7 +2,7 @@
 
 #include <vector>
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 cl_mem create_shared_image(cl_context context, cl_mem_flags flags, const cl_image_format& format,
                            const cl_image_desc& desc, SharedMem& info, cl_int* err) {
@@ -28,4 +28,4 @@ cl_mem create_shared_image(cl_context context, cl_mem_flags flags, const cl_imag
   return nullptr;
 }
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

@@ -8,9 +8,9 @@
 
 #include "interop/sharing/registry.hpp"
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 cl_mem create_shared_image(cl_context context, cl_mem_flags flags, const cl_image_format& format,
                            const cl_image_desc& desc, SharedMem& info, cl_int* err);
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

@@ -9,7 +9,7 @@
 #include "clvf/cl_interop.h"
 #include "interop/sharing/registry.hpp"
 
-using namespace clvf::interop;
+using namespace clvf::detail::interop;
 
 namespace {
 

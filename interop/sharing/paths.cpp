@@ -1,6 +1,6 @@
 #include "interop/sharing/paths.hpp"
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 namespace {
 
@@ -47,4 +47,4 @@ std::string_view platform_function_name(SharingPath path, std::string_view khr_n
   return {};
 }
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

@@ -8,7 +8,7 @@
 #pragma once
 #include <string_view>
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 enum class SharingPath { native, native_amd, vendor_nv, emulated };
 
@@ -24,4 +24,4 @@ SharingPaths choose_sharing_paths(std::string_view extensions);
 // vendor_nv, the KHR one for native and native_amd); empty for emulated paths and for names the path does not cover.
 std::string_view platform_function_name(SharingPath path, std::string_view khr_name);
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

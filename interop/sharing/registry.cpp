@@ -3,7 +3,7 @@
 #include <chrono>
 #include <cstdlib>
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 namespace {
 
@@ -154,4 +154,4 @@ void Registry::stop_collector() {
   if (collector_.joinable()) collector_.join();
 }
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

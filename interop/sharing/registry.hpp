@@ -23,7 +23,7 @@
 
 #include "interop/sharing/family.hpp"
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 // The Direct3D side of one shared memory object. Its destructor releases the Direct3D
 // references taken when the object was created.
@@ -124,4 +124,4 @@ class Registry {
   bool collector_running_ = false;
 };
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

@@ -2,7 +2,7 @@
 #pragma once
 #include <CL/cl.h>
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 
 inline cl_mem fail_mem(cl_int code, cl_int* errcode_ret) {
   if (errcode_ret) *errcode_ret = code;
@@ -14,4 +14,4 @@ inline cl_mem succeed_mem(cl_mem mem, cl_int* errcode_ret) {
   return mem;
 }
 
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

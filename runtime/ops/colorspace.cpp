@@ -11,7 +11,7 @@
 #include "runtime/ops/frame_format.hpp"
 #include "runtime/ops/frame_run.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 struct VectorPlan {
   std::vector<cl_uchar> fast;   // per block
@@ -309,4 +309,4 @@ cl::Event Colorspace::enqueue(const clvf_frame& src, const clvf_frame& dst, cons
                            [&](size_t i) { enqueue_pass(i, src, dst); }, wait);
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -17,7 +17,7 @@
 #include "runtime/ops/scale.hpp"
 #include "runtime/profile.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 // Throws Error(INVALID_ARGUMENT) naming the bad field and what is allowed.
 void validate_colorspace_params(const clvf_colorspace_params& p);
@@ -73,4 +73,4 @@ class Colorspace final : public Operation {
   FramePipeline pipeline_;
 };
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -6,7 +6,7 @@
 
 #include "runtime/error.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 namespace {
 
 using Mat3 = std::array<std::array<double, 3>, 3>;
@@ -131,4 +131,4 @@ const char* range_name(int range) {
   return "";
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -8,7 +8,7 @@
 #include "clvf/clvf.h"
 #include "runtime/ops/pixel_format.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 struct ColourCoding {
   const PixelFormat* format = nullptr;
@@ -28,4 +28,4 @@ const char* matrix_name(int matrix);  // "" when unknown
 const char* range_name(int range);    // "" when unknown
 extern const char* const kMatrixNames;
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -16,7 +16,7 @@
 #include "runtime/ops/frame_run.hpp"
 #include "runtime/scratch.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 namespace {
 
 
@@ -328,4 +328,4 @@ void Denoise::submit_temporal(const clvf_frame& dst, int64_t frame, const std::v
   }, &wait);
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

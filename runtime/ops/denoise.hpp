@@ -14,7 +14,7 @@
 #include "runtime/device.hpp"
 #include "runtime/profile.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 // Throws Error(INVALID_ARGUMENT) naming the bad field and what is allowed.
 void validate_denoise_params(const clvf_denoise_params& p);
@@ -76,4 +76,4 @@ class Denoise final : public Operation {
   FramePipeline pipeline_;
 };
 
-}  // namespace clvf
+}  // namespace clvf::detail

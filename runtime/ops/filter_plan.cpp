@@ -14,7 +14,7 @@
 #include "runtime/ops/pixel_format.hpp"
 #include "runtime/ops/scale.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 namespace {
 
@@ -222,4 +222,4 @@ Plan<clvf_colorspace_params> plan_colorspace(const clvf_colorspace_request& r, c
   return plan;
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

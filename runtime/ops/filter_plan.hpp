@@ -4,7 +4,7 @@
 #pragma once
 #include "clvf/clvf.h"
 
-namespace clvf {
+namespace clvf::detail {
 
 template <typename Params>
 struct Plan {
@@ -16,4 +16,4 @@ struct Plan {
 Plan<clvf_scale_params> plan_scale(const clvf_scale_request& request, const clvf_stream& input);
 Plan<clvf_colorspace_params> plan_colorspace(const clvf_colorspace_request& request, const clvf_stream& input);
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -4,7 +4,7 @@
 
 #include "runtime/error.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 namespace {
 
 [[noreturn]] void invalid(const std::string& message) { throw Error(CLVF_ERROR_INVALID_ARGUMENT, message); }
@@ -85,4 +85,4 @@ std::vector<PlaneShape> plane_shapes(const std::vector<PlaneGeometry>& planes) {
 double chroma_siting_x(clvf_chroma_location location) { return location == CLVF_CHROMA_CENTER ? 0.5 : 0.0; }
 double chroma_siting_y(clvf_chroma_location location) { return location == CLVF_CHROMA_TOPLEFT ? 0.0 : 0.5; }
 
-}  // namespace clvf
+}  // namespace clvf::detail

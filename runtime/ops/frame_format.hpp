@@ -8,7 +8,7 @@
 #include "runtime/device.hpp"
 #include "runtime/ops/pixel_format.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 struct PlaneGeometry {
   int width = 0, height = 0;  // pixels
@@ -38,4 +38,4 @@ std::vector<PlaneShape> plane_shapes(const std::vector<PlaneGeometry>& planes);
 double chroma_siting_x(clvf_chroma_location location);
 double chroma_siting_y(clvf_chroma_location location);
 
-}  // namespace clvf
+}  // namespace clvf::detail

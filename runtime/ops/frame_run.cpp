@@ -4,7 +4,7 @@
 
 #include "runtime/error.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 namespace {
 // After an error: nothing enqueued may go on touching the caller's memory once the error
@@ -147,4 +147,4 @@ void FramePipeline::complete(FramePlanes* dst_planes, KernelProfile& profile) {
   complete_frame(*device_, f, dst_planes, profile);
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -14,7 +14,7 @@
 #include "runtime/device.hpp"
 #include "runtime/profile.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 // A frame between submit_frame and complete_frame. Its event lists are reserved once and
 // reused, so that a frame allocates nothing.
@@ -85,4 +85,4 @@ class FramePipeline {
   const Device* device_ = nullptr;
 };
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -9,7 +9,7 @@
 #include "clvf/clvf.h"
 #include "runtime/cl.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 class Operation {
  public:
@@ -30,4 +30,4 @@ class Operation {
   virtual std::string profile_report() const = 0;
 };
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -4,7 +4,7 @@
 
 #include "runtime/error.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 namespace {
 
 constexpr PlaneLayout kFull{1, 1, 1, CL_R};
@@ -39,4 +39,4 @@ clvf_pixel_format pixel_format_from_name(std::string_view name) {
               fmt::format("pixel format '{}' is not known; allowed: {}", name, kPixelFormatNames));
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

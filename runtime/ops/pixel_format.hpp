@@ -7,7 +7,7 @@
 
 #include "clvf/clvf.h"
 
-namespace clvf {
+namespace clvf::detail {
 
 struct PlaneLayout {
   int sub_x = 1, sub_y = 1;  // 2: half size, rounded up
@@ -51,4 +51,4 @@ int raw(const E& field) {
 clvf_pixel_format pixel_format_from_name(std::string_view name);
 extern const char* const kPixelFormatNames;
 
-}  // namespace clvf
+}  // namespace clvf::detail

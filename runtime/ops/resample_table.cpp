@@ -8,7 +8,7 @@
 
 #include "runtime/error.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 namespace {
 
 struct NamedAlgorithm {
@@ -255,4 +255,4 @@ DeviceTable upload_table(const cl::Context& context, const ResampleTable& table)
   return {upload(table.offsets), upload(table.weights)};
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

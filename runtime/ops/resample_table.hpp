@@ -7,7 +7,7 @@
 #include "clvf/clvf.h"
 #include "runtime/cl.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 // Throws Error(INVALID_ARGUMENT) listing the known names.
 clvf_scale_algorithm scale_algorithm_from_name(std::string_view name);
@@ -85,4 +85,4 @@ struct DeviceTable {
 };
 DeviceTable upload_table(const cl::Context& context, const ResampleTable& table);
 
-}  // namespace clvf
+}  // namespace clvf::detail

@@ -14,7 +14,7 @@
 #include "runtime/ops/resample_table.hpp"
 #include "runtime/scratch.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 namespace {
 
 // Pass 2 on GPUs reads taps 4 at a time; its intermediate rows carry room for the overhang.
@@ -258,4 +258,4 @@ std::vector<FloatPlane> Scale::float_planes() const {
   return planes;
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

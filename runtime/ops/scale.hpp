@@ -16,7 +16,7 @@
 #include "runtime/ops/resample_table.hpp"
 #include "runtime/profile.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 // Throws Error(INVALID_ARGUMENT) naming the bad field and what is allowed.
 void validate_scale_params(const clvf_scale_params& p);
@@ -87,4 +87,4 @@ class Scale final : public Operation {
   bool float_output_ = false;
 };
 
-}  // namespace clvf
+}  // namespace clvf::detail

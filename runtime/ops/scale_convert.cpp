@@ -4,7 +4,7 @@
 
 #include "runtime/error.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 bool scale_conversion_asked(const clvf_scale_params& p) {
   return raw(p.dst_format) || raw(p.src_matrix) || raw(p.dst_matrix) || raw(p.src_range) || raw(p.dst_range) ||
@@ -113,4 +113,4 @@ std::string ScaleConvert::profile_report() const {
   return scale_.profile_report() + (convert_ ? convert_->profile_report() : std::string());
 }
 
-}  // namespace clvf
+}  // namespace clvf::detail

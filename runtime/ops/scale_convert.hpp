@@ -10,7 +10,7 @@
 #include "runtime/ops/colorspace.hpp"
 #include "runtime/ops/scale.hpp"
 
-namespace clvf {
+namespace clvf::detail {
 
 // Whether the params ask for a conversion (any of its fields set: they are then validated).
 bool scale_conversion_asked(const clvf_scale_params& p);
@@ -40,4 +40,4 @@ class ScaleConvert final : public Operation {
   std::optional<Colorspace> convert_;
 };
 
-}  // namespace clvf
+}  // namespace clvf::detail

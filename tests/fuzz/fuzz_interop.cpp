@@ -20,7 +20,7 @@
 #include "interop/sharing/context.hpp"
 #include "interop/sharing/registry.hpp"
 
-using namespace clvf::interop;
+using namespace clvf::detail::interop;
 
 namespace {
 

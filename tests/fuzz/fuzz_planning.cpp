@@ -24,7 +24,7 @@ void require(bool ok, const char* what) {
   }
 }
 
-void check_table(const clvf::ResampleTable& t, const clvf::AxisMapping& axis) {
+void check_table(const clvf::detail::ResampleTable& t, const clvf::detail::AxisMapping& axis) {
   require(static_cast<int>(t.offsets.size()) == axis.dst_size, "one offset per output");
   for (int o = 0; o < axis.dst_size; ++o) {
     require(t.offsets[o] >= 0 && t.offsets[o] + t.taps <= axis.src_size, "window inside the source");
@@ -39,9 +39,9 @@ void check_table(const clvf::ResampleTable& t, const clvf::AxisMapping& axis) {
   }
 }
 
-void check_blocks(const clvf::ResampleTable& t, int src_size, int channels) {
+void check_blocks(const clvf::detail::ResampleTable& t, int src_size, int channels) {
   const int pixels = 16 / channels;
-  const clvf::BlockTable bt = clvf::block_table(t, src_size, pixels, channels, clvf::kMaxBlockVectors * pixels);
+  const clvf::detail::BlockTable bt = clvf::detail::block_table(t, src_size, pixels, channels, clvf::detail::kMaxBlockVectors * pixels);
   if (!bt.span) return;
   require(bt.span % pixels == 0 && bt.span <= src_size, "span");
   const int n = static_cast<int>(t.offsets.size());
@@ -54,7 +54,7 @@ void check_blocks(const clvf::ResampleTable& t, int src_size, int channels) {
     }
   }
   for (int first : bt.pattern_first) require(first >= 0 && first + t.taps <= bt.span, "pattern inside the span");
-  (void)clvf::pattern_sum(bt, channels);
+  (void)clvf::detail::pattern_sum(bt, channels);
 }
 
 }  // namespace
@@ -74,21 +74,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   p.taps = in.ConsumeIntegralInRange<int>(-1, 20);
   p.chroma_location = static_cast<clvf_chroma_location>(in.ConsumeIntegralInRange<int>(-1, 5));
   try {
-    clvf::validate_scale_params(p);
-  } catch (const clvf::Error&) {
+    clvf::detail::validate_scale_params(p);
+  } catch (const clvf::detail::Error&) {
     return 0;
   }
-  const clvf::ResampleFilter filter{p.algorithm, p.param_b, p.param_c, p.taps};
-  const clvf::PixelFormat& f = *clvf::find_pixel_format(p.format);
-  const auto src = clvf::planes_of(p.format, p.src_width, p.src_height);
-  const auto dst = clvf::planes_of(p.format, p.dst_width, p.dst_height);
+  const clvf::detail::ResampleFilter filter{p.algorithm, p.param_b, p.param_c, p.taps};
+  const clvf::detail::PixelFormat& f = *clvf::detail::find_pixel_format(p.format);
+  const auto src = clvf::detail::planes_of(p.format, p.src_width, p.src_height);
+  const auto dst = clvf::detail::planes_of(p.format, p.dst_width, p.dst_height);
   for (size_t i = 0; i < src.size(); ++i) {
-    const auto [h, v] = clvf::scale_axes(p, src[i].width, src[i].height, dst[i].width, dst[i].height,
+    const auto [h, v] = clvf::detail::scale_axes(p, src[i].width, src[i].height, dst[i].width, dst[i].height,
                                          f.planes[i].sub_x > 1);
-    const auto ht = clvf::build_resample_table(filter, h), vt = clvf::build_resample_table(filter, v);
+    const auto ht = clvf::detail::build_resample_table(filter, h), vt = clvf::detail::build_resample_table(filter, v);
     check_table(ht, h);
     check_table(vt, v);
-    check_table(clvf::build_resample_table(filter, h, 4), h);
+    check_table(clvf::detail::build_resample_table(filter, h, 4), h);
     check_blocks(ht, src[i].width, src[i].channels);
   }
   return 0;

@@ -2,7 +2,7 @@
 // its input: device spec strings (parsed and matched against a fixed device list), preset files
 // (written to a file and read as `preset=PATH`), the names of formats, matrices, ranges, dithers
 // and algorithms, and filter chains as clvf_chain_create plans them (options, presets, w/h
-// expressions) for a stream of a size the next bytes give. Each must return or throw clvf::Error
+// expressions) for a stream of a size the next bytes give. Each must return or throw clvf::detail::Error
 // with a message, nothing else.
 #include <unistd.h>
 
@@ -21,9 +21,9 @@
 
 namespace {
 
-const std::vector<clvf::DeviceEntry>& devices() {
-  static const std::vector<clvf::DeviceEntry> list = [] {
-    std::vector<clvf::DeviceEntry> l(3);
+const std::vector<clvf::detail::DeviceEntry>& devices() {
+  static const std::vector<clvf::detail::DeviceEntry> list = [] {
+    std::vector<clvf::detail::DeviceEntry> l(3);
     l[0] = {0, 0, "Portable Computing Language", "The pocl project", "pthread-skylake", true, false, false};
     l[1] = {1, 0, "NVIDIA CUDA", "NVIDIA Corporation", "NVIDIA H200", false, true, false};
     l[2] = {1, 1, "NVIDIA CUDA", "NVIDIA Corporation", "NVIDIA H200", false, true, false};
@@ -46,7 +46,7 @@ void plan_chain(const std::string& text) {
   stream.width = 1 + static_cast<unsigned char>(text[0]) * 8;
   stream.height = 1 + static_cast<unsigned char>(text[1]) * 4;
   stream.format = CLVF_PIX_YUV420P;
-  (void)clvf::chain::plan_chain(text.substr(2), stream);
+  (void)clvf::detail::chain::plan_chain(text.substr(2), stream);
 }
 
 }  // namespace
@@ -57,7 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     switch (data[0] % 4) {
       case 0:
-        (void)clvf::match_device(clvf::parse_device_spec(text), devices());
+        (void)clvf::detail::match_device(clvf::detail::parse_device_spec(text), devices());
         break;
       case 1: {
         FILE* f = std::fopen(preset_path().c_str(), "wb");
@@ -66,27 +66,27 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         std::fclose(f);
         for (const char* filter : {"scale_clvf", "denoise_clvf", "colorspace_clvf"})
           try {
-            (void)clvf::presets::options(filter, preset_path());
-          } catch (const clvf::Error&) {
+            (void)clvf::detail::presets::options(filter, preset_path());
+          } catch (const clvf::detail::Error&) {
           }
         break;
       }
       case 2:  // a name (paths are case 1's)
         if (text.find('/') == std::string::npos)
-          (void)clvf::presets::options(data[0] % 8 < 4 ? "scale_clvf" : "denoise_clvf", text);
+          (void)clvf::detail::presets::options(data[0] % 8 < 4 ? "scale_clvf" : "denoise_clvf", text);
         break;
       default:
         switch (data[0] % 32 / 4) {
-          case 0: (void)clvf::pixel_format_from_name(text); break;
-          case 1: (void)clvf::matrix_from_name(text); break;
-          case 2: (void)clvf::range_from_name(text); break;
-          case 3: (void)clvf::dither_from_name(text); break;
+          case 0: (void)clvf::detail::pixel_format_from_name(text); break;
+          case 1: (void)clvf::detail::matrix_from_name(text); break;
+          case 2: (void)clvf::detail::range_from_name(text); break;
+          case 3: (void)clvf::detail::dither_from_name(text); break;
           case 6:
           case 7: plan_chain(text); break;
-          default: (void)clvf::scale_algorithm_from_name(text); break;
+          default: (void)clvf::detail::scale_algorithm_from_name(text); break;
         }
     }
-  } catch (const clvf::Error& e) {
+  } catch (const clvf::detail::Error& e) {
     if (!*e.what()) std::abort();  // an error without a message
   }
   return 0;

@@ -12,7 +12,7 @@
 
 #include "interop/cuda/cuda_driver.hpp"
 
-using namespace clvf::cuda;
+using namespace clvf::detail::cuda;
 
 namespace {
 

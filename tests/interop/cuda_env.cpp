@@ -15,7 +15,7 @@
 #include "interop/cuda/cuda_share.hpp"
 #include "runtime/cl.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 
 int CudaEnv::copies = 0;
 int CudaEnv::syncs = 0;
@@ -28,7 +28,7 @@ int CudaEnv::live_cuda_semaphores = 0;
 
 namespace {
 
-using namespace clvf::cuda;
+using namespace clvf::detail::cuda;
 
 // ---- the fake driver: "device memory" is host memory; allocations are memfds ----
 struct FakeAllocation {
@@ -342,4 +342,4 @@ void CudaEnv::download(void* dst, cuda::CUdeviceptr src, size_t bytes) {
   real_check(sym<CopyDtoH>(lib_, "cuMemcpyDtoH_v2")(dst, src, bytes), "cuMemcpyDtoH");
 }
 
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

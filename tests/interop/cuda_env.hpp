@@ -15,7 +15,7 @@
 #include "interop/cuda/cuda_driver.hpp"
 #include "interop/cuda/cuda_semaphore.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 
 class CudaEnv {
  public:
@@ -44,4 +44,4 @@ class CudaEnv {
   cuda::Driver counting_{};
 };
 
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

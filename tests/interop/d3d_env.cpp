@@ -7,7 +7,7 @@
 #include <string>
 #include <thread>
 
-namespace clvf::test {
+namespace clvf::detail::test {
 
 namespace {
 
@@ -347,4 +347,4 @@ Bytes inverted(Bytes data) {
   return data;
 }
 
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

@@ -17,7 +17,7 @@
 
 #include "clvf/cl_interop.h"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 
 using Microsoft::WRL::ComPtr;
 using Bytes = std::vector<uint8_t>;
@@ -107,4 +107,4 @@ Bytes inverted(Bytes data);
 constexpr D3DFORMAT kNV12 = static_cast<D3DFORMAT>(MAKEFOURCC('N', 'V', '1', '2'));
 constexpr D3DFORMAT kYV12 = static_cast<D3DFORMAT>(MAKEFOURCC('Y', 'V', '1', '2'));
 
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

@@ -7,7 +7,7 @@
 
 #include "d3d_env.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 class AcquireRelease : public ::testing::Test {
@@ -214,4 +214,4 @@ TEST_F(AcquireRelease, E2_WaitListsAndEvents) {
 }
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

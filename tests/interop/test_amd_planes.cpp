@@ -14,7 +14,7 @@
 #include "clvf/cl_interop.h"
 #include "interop/sharing/amd_planes.hpp"
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 namespace {
 
 // The D3D11 family's values (CL/cl_d3d11.h needs d3d11.h, which Linux has not).
@@ -362,4 +362,4 @@ TEST_F(AmdPlanes, PlaneOfAnotherContextIsRefused) {
 }
 
 }  // namespace
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

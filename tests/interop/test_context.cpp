@@ -3,7 +3,7 @@
 
 #include "d3d_env.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 cl_context_properties prop(IUnknown* p) { return reinterpret_cast<cl_context_properties>(p); }
@@ -183,4 +183,4 @@ TEST(SharingContext, C5_PropertiesReadBackAsGiven) {
 }
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

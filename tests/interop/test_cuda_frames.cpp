@@ -20,7 +20,7 @@
 #include "clvf/clvf.h"
 #include "cuda_env.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 using Bytes = std::vector<uint8_t>;
@@ -601,4 +601,4 @@ TEST_F(CudaErrors, NoDescriptorLeaks) {
 }
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

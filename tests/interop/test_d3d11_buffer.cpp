@@ -1,7 +1,7 @@
 // Rules B1–B7: clCreateFromD3D11BufferKHR, and E3 for buffers (shared/spec/sharing-rules.md).
 #include "d3d_env.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 class D3D11Buffer : public ::testing::Test {
@@ -159,4 +159,4 @@ TEST_F(D3D11Buffer, E3_ReadOnlyObjectsAreNotCopiedBack) {
 }
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

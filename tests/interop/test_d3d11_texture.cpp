@@ -1,7 +1,7 @@
 // Rules T1–T3: clCreateFromD3D11Texture2DKHR (and 3D), and E3 for each subresource and plane.
 #include "d3d_env.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 class D3D11Texture : public ::testing::Test {
@@ -183,4 +183,4 @@ TEST_F(D3D11Texture, Texture3DMipLevelsRoundTrip) {
 }
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

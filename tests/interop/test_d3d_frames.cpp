@@ -4,7 +4,7 @@
 #include "clvf/clvf.hpp"
 #include "d3d_env.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 struct Planes {
@@ -296,4 +296,4 @@ TEST_F(D3DFrames, ErrorsNameWhatIsWrong) {
 }
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

@@ -2,7 +2,7 @@
 // and the DX9 pair of acquire/release.
 #include "d3d_env.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 class DX9Surface : public ::testing::Test {
@@ -246,4 +246,4 @@ TEST_F(DX9Surface, AcquireReleaseStatesAndCommandTypes) {
 }
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

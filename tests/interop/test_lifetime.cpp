@@ -22,7 +22,7 @@ void* operator new(size_t size) {
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, size_t) noexcept { std::free(p); }
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 TEST(Lifetime, L1_MemObjectKeepsTheResourceAliveAfterTheApplicationDropsIt) {
@@ -89,4 +89,4 @@ TEST(Lifetime, B7_HostAllocationFailureIsOutOfHostMemory) {
 }
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

@@ -4,7 +4,7 @@
 
 #include "d3d_env.hpp"
 
-namespace clvf::test {
+namespace clvf::detail::test {
 namespace {
 
 class Mapping : public ::testing::Test {
@@ -172,4 +172,4 @@ TEST_F(Mapping, P5_MappedPointerAsReadAndWritePointer) {
 }
 
 }  // namespace
-}  // namespace clvf::test
+}  // namespace clvf::detail::test

@@ -4,7 +4,7 @@
 
 #include "interop/sharing/paths.hpp"
 
-namespace clvf::interop {
+namespace clvf::detail::interop {
 namespace {
 
 struct Recorded {
@@ -60,4 +60,4 @@ TEST(SharingPaths, PlatformFunctionNames) {
 }
 
 }  // namespace
-}  // namespace clvf::interop
+}  // namespace clvf::detail::interop

@@ -306,7 +306,10 @@ void expect_one_wait_a_frame() {
   }
   const long waits = clvf_fault_host_waits();
   EXPECT_EQ(outputs, kFrames);
-  EXPECT_EQ(waits, kFrames) << "host waits over " << kFrames << " frames of a three-stage chain";
+  // At most one a frame (a wait that finds the frame already done is not counted); each stage
+  // waited for, as before, gives three or more.
+  EXPECT_LE(waits, kFrames) << "host waits over " << kFrames << " frames of a three-stage chain";
+  EXPECT_GE(waits, 1);
   clvf_chain_release(chain);
   clvf_device_release(dev);
 }

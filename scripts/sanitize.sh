@@ -39,7 +39,7 @@ runs() { CLVF_NO_ZERO_COPY=$1 "${gtest[@]}" "$BUILD/bin/clvf_tests" --gtest_brie
 pair zero-copy runs 0 -- staged runs 1
 # The fault sweeps (every OpenCL call and every allocation of a job failing in turn), in two
 # halves of about equal time.
-allocations_scale='FaultInjection.AllocationsScale:FaultInjection.DenoiseTemporal:FaultInjection.Colorspace'
+allocations_scale='FaultInjection.AllocationsScale:FaultInjection.DenoiseTemporal:FaultInjection.Colorspace:FaultInjection.ChainInFlight'
 pair faults-1 "${gtest[@]}" "$BUILD/bin/clvf_fault_tests" --gtest_brief=1 --gtest_filter="$allocations_scale" \
   -- faults-2 "${gtest[@]}" "$BUILD/bin/clvf_fault_tests" --gtest_brief=1 --gtest_filter="-$allocations_scale"
 # CUDA frames on the fake CUDA driver: lookups, copies, slots and buffer lifetimes.

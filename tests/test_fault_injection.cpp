@@ -277,10 +277,10 @@ TEST(FaultInjection, DenoiseTemporal) {
   sweep("denoise t=1", [](clvf_device* d, std::vector<unsigned char>& o) { return denoise_job(d, o, 1); });
 }
 TEST(FaultInjection, ChainInFlight) {
-  sweep("chain", [](clvf_device* d, std::vector<unsigned char>& o) { return chain_job(d, o, 3); });
+  sweep("chain", [](clvf_device* d, std::vector<unsigned char>& o) { return chain_job(d, o, 2); });
 }
 TEST(FaultInjection, AllocationsChain) {
-  sweep_allocations("chain", [](clvf_device* d, std::vector<unsigned char>& o) { return chain_job(d, o, 3); });
+  sweep_allocations("chain", [](clvf_device* d, std::vector<unsigned char>& o) { return chain_job(d, o, 2); });
 }
 
 // A chain's frame crosses its stages with no host wait between them: the host waits once a frame,

@@ -175,6 +175,9 @@ void sweep(const char* what, const Job& job) {
                                : std::strncmp(fired, "clRetain", 8) == 0 ? "clRetain"
                                                                          : "clRelease";
       EXPECT_NE(r.message.find(name), std::string::npos) << "the message does not name the failed call: " << r.message;
+      // Kernels run only inside a chain's stages, and a stage's messages name it.
+      if (std::strcmp(what, "chain") == 0 && std::strcmp(fired, "clEnqueueNDRangeKernel") == 0)
+        EXPECT_NE(r.message.find("chain stage "), std::string::npos) << "the message does not name the stage: " << r.message;
     } else {
       // Recovered (a cached program the driver refuses is built again from source) or not
       // reportable (retain, release): then the output must be exactly the clean one.

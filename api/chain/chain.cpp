@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "api/api_device.hpp"
+#include "runtime/cl.hpp"
 #include "runtime/error.hpp"
 #include "runtime/ops/colorspace.hpp"
 #include "runtime/ops/denoise.hpp"
@@ -38,13 +39,15 @@ struct Chain::Stage {
   std::string name;  // "chain stage 2 (scale_clvf)"
   std::unique_ptr<Operation> operation;
 
-  // The stage's messages name it.
+  // The stage's messages name it, OpenCL's included.
   template <typename Body>
   auto named(Body&& body) -> decltype(body()) {
     try {
       return body();
     } catch (const Error& e) {
       throw Error(e.status(), fmt::format("{}: {}", name, e.what()));
+    } catch (const cl::Error& e) {
+      throw Error(cl_error_status(e.err()), fmt::format("{}: {}", name, cl_error_message(e.what(), e.err())));
     }
   }
 };

@@ -4,7 +4,8 @@
 # samples, the fault-injection sweeps and the CUDA-frame tests (fake driver) run under them, zero-copy and staged, and the FFmpeg
 # glue in ffmpeg graphs (scripts/asan-ffmpeg.sh): any report fails the run. Part of
 # scripts/test.sh; its logs are in build-asan/*.log.
-# Leaks are checked; tests/sanitizers/lsan.supp lists PoCL's and LLVM's own (see there).
+# Leaks are checked; tests/sanitizers/lsan.supp lists PoCL's and LLVM's own (see there). The test
+# programs check when their last test has finished (tests/sanitizers/leak_check_at_end.cpp says why).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${CLVF_ASAN_BUILD_DIR:-$ROOT/build-asan}

@@ -50,6 +50,12 @@
     { "pc", "full range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_PC }, 0, 0, FLAGS, unit },            \
     { "full", "full range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_PC }, 0, 0, FLAGS, unit },          \
     { "jpeg", "full range", 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_RANGE_PC }, 0, 0, FLAGS, unit }
+/* An int option a preset may set: its default is a sentinel, shown by -h as "unset" (the preset's
+ * value, else the default its help names). FFmpeg records no "given" flag for an option, and one
+ * given at its default value must still beat the preset, so the real default cannot be the
+ * AVOption's. */
+#define CLVF_UNSET_CONST(value, unit) \
+    { "unset", "the preset's value, else the default named above", 0, AV_OPT_TYPE_CONST, { .i64 = value }, 0, 0, FLAGS, unit }
 #define CLVF_DITHER_CONSTS(unit)                                                                           \
     { "auto", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_DITHER_AUTO }, 0, 0, FLAGS, unit },                \
     { "none", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_DITHER_NONE }, 0, 0, FLAGS, unit },                \
@@ -102,7 +108,7 @@ void ff_clvf_queue_free(CLVFQueue *q);
  * logged when the filter closes. */
 #define CLVF_PROFILE_OPTION(offset, flags)                                                              \
     { "profile", "record kernel times and log them when the filter closes (devices clvf opens; an "   \
-      "FFmpeg device's queue must have profiling enabled) (default 0)",                                \
+      "FFmpeg device's queue must have profiling enabled)",                                            \
       offset, AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, flags }
 
 /* Routes the library's messages to av_log as CTX's (NULL: no filter's) on this thread: every

@@ -239,6 +239,7 @@ static const AVOption colorspace_clvf_options[] = {
       OFFSET(chroma_filter), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     { "dither", "auto: ordered when the output has fewer bits, else none; none: round; ordered: Bayer 16x16 "
       "(default auto)", OFFSET(dither), AV_OPT_TYPE_INT, { .i64 = UNSET }, UNSET, CLVF_DITHER_ORDERED, FLAGS, "dither" },
+    CLVF_UNSET_CONST(UNSET, "dither"),
     CLVF_DITHER_CONSTS("dither"),
     CLVF_DEVICE_OPTION(OFFSET(device_spec), FLAGS),
     CLVF_PROFILE_OPTION(OFFSET(profile), FLAGS),

@@ -41,7 +41,8 @@ if [ "$SERIES" = 7.1 ]; then
   ffnvcodec_13
   export PKG_CONFIG_PATH=$FFNVCODEC_PC${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 fi
-stamp="$(printf '%s\n' "${CONFIG[@]}" "${PKG_CONFIG_PATH:-}" "$(cat "$ROOT"/filters/ffmpeg-"$SERIES"/*.patch)" | sha256sum | cut -c1-16)"
+stamp="$(printf '%s\n' "${CONFIG[@]}" "${PKG_CONFIG_PATH:-}" "$(cat "${FFNVCODEC_PC:-/nonexistent}/ffnvcodec.pc" 2>/dev/null)" \
+  "$(cat "$ROOT"/filters/ffmpeg-"$SERIES"/*.patch)" | sha256sum | cut -c1-16)"
 mkdir -p "$OBJ" "$BUILD/bin"
 if [ ! -f "$OBJ/config.h" ] || [ "$(cat "$OBJ/.clvf-config" 2>/dev/null)" != "$stamp" ]; then
   echo "build-ffmpeg: configure"

@@ -30,7 +30,11 @@ trixie_apt_options() {
 ffnvcodec_13() {
   local dir=$DEPS/ffnvcodec-13
   FFNVCODEC_PC=$dir/usr/share/pkgconfig
-  [ -f "$FFNVCODEC_PC/ffnvcodec.pc" ] && return 0
+  if [ -f "$FFNVCODEC_PC/ffnvcodec.pc" ]; then
+    # (pointed at this folder again: a .deps copied from another checkout names that one)
+    sed -i "s|^prefix=.*|prefix=$dir/usr|" "$FFNVCODEC_PC/ffnvcodec.pc"
+    return 0
+  fi
   echo "build-ffmpeg: fetching Debian 13's libffmpeg-nvenc-dev"
   trixie_apt_options
   rm -rf "$DEPS/fetch-nvh" && mkdir -p "$DEPS/fetch-nvh"

@@ -28,18 +28,25 @@ std::map<std::string, std::string> help_defaults(const std::string& filter) {
   return defaults;
 }
 
-// Options whose default is what the input's frames say show it by name; the others' defaults are
-// sentinels (FFmpeg 5.1 and 7.1 give a filter no hook between setting the defaults and the user's
-// options, and presets must tell an option given at its default value from one not given), so
-// their help text says the real default.
-TEST(FfmpegOptions, HelpNamesTheDefaultsTakenFromTheInput) {
+// Options whose default is what the input's frames say show it by name ("input"); the others a
+// preset may set have sentinel defaults (FFmpeg 5.1 and 7.1 give a filter no hook between setting
+// the defaults and the user's options, and presets must tell an option given at its default value
+// from one not given): the int ones show "unset", and every help text says the real default. The
+// double ones (s, sc, param0, param1) show FFmpeg's "nan": it prints no names for doubles.
+TEST(FfmpegOptions, HelpNamesTheDefaultsTakenFromTheInputOrThePreset) {
   const auto scale = help_defaults("scale_clvf");
   ASSERT_FALSE(scale.empty()) << "no options read from ffmpeg -h filter=scale_clvf";
   for (const char* option : {"matrix", "in_matrix", "range", "in_range"})
     EXPECT_EQ(scale.at(option), "input") << "scale_clvf " << option;
+  for (const char* option : {"force_original_aspect_ratio", "force_divisible_by", "dither"})
+    EXPECT_EQ(scale.at(option), "unset") << "scale_clvf " << option;
   const auto colour = help_defaults("colorspace_clvf");
   for (const char* option : {"matrix", "in_matrix", "range", "in_range", "chroma_location"})
     EXPECT_EQ(colour.at(option), "input") << "colorspace_clvf " << option;
+  EXPECT_EQ(colour.at("dither"), "unset");
+  const auto denoise = help_defaults("denoise_clvf");
+  for (const char* option : {"p", "pc", "r", "rc", "planes", "t", "wmode"})
+    EXPECT_EQ(denoise.at(option), "unset") << "denoise_clvf " << option;
 }
 
 class FfmpegFilterOptions : public FfmpegTest {};
@@ -61,6 +68,10 @@ TEST_F(FfmpegFilterOptions, AnOptionGivenAtItsDefaultStillBeatsThePreset) {
               read("scale_clvf=w=1280:h=720:force_original_aspect_ratio=decrease:force_divisible_by=2"));
   EXPECT_FALSE(read("scale_clvf=preset=web-720p") ==
                read("scale_clvf=w=1280:h=720:force_original_aspect_ratio=decrease:force_divisible_by=2"));
+  // "unset" given is not given: web-720p's decrease (1080x720 from 96x64), not the default disable.
+  EXPECT_TRUE(read("scale_clvf=preset=web-720p:force_original_aspect_ratio=unset") == read("scale_clvf=preset=web-720p"));
+  EXPECT_FALSE(read("scale_clvf=preset=web-720p:force_original_aspect_ratio=disable") ==
+               read("scale_clvf=preset=web-720p"));
 }
 
 TEST_F(FfmpegFilterOptions, LibraryMessagesNameTheFilterInstance) {

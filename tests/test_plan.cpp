@@ -264,4 +264,20 @@ TEST(PlanScale, ChainUsesThePlanner) {
   EXPECT_EQ(chained.width, 1792);
 }
 
+// An option given as "unset" is as not given: the preset's value, else the default (as the
+// filters' "unset" constant in ffmpeg).
+TEST(PlanScale, ChainTakesUnsetAsNotGiven) {
+  const clvf_stream in = stream(96, 64, CLVF_PIX_NV12);
+  clvf_stream preset, unset, disabled;
+  ASSERT_EQ(clvf_chain_plan("scale_clvf=preset=web-720p", &in, &preset), CLVF_OK) << clvf_last_error();
+  ASSERT_EQ(clvf_chain_plan("scale_clvf=preset=web-720p:force_original_aspect_ratio=unset", &in, &unset), CLVF_OK)
+      << clvf_last_error();
+  ASSERT_EQ(clvf_chain_plan("scale_clvf=preset=web-720p:force_original_aspect_ratio=disable", &in, &disabled),
+            CLVF_OK)
+      << clvf_last_error();
+  EXPECT_EQ(std::memcmp(&preset, &unset, sizeof preset), 0);
+  EXPECT_EQ(unset.width, 1080);
+  EXPECT_EQ(disabled.width, 1280);
+}
+
 }  // namespace

@@ -41,6 +41,8 @@ void FilterOptions::take(std::string_view options, const std::vector<std::string
       invalid(fmt::format("{}: option 'device' is for ffmpeg; a chain runs on the device it is created with",
                           filter_));
     if (from_preset && given == "preset") invalid(fmt::format("{}: a preset cannot name another preset", filter_));
+    // "unset" is as not given (the preset's value, else the default), as the filters' constant.
+    if (value == "unset") continue;
     const auto alias = aliases.find(given);
     const std::string key = alias == aliases.end() ? given : alias->second;
     // The preset fills only what was not given explicitly.

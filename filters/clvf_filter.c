@@ -668,7 +668,7 @@ static int push_waiting(CLVFQueue *q, const AVFrame *in)
 
 /* Sends `in` (NULL: the end) and starts the outputs that become ready: with an input at most one,
  * at the end all there are. Takes `in`. */
-static int send(AVFilterContext *ctx, CLVFQueue *q, AVFrame *in)
+static int queue_send(AVFilterContext *ctx, CLVFQueue *q, AVFrame *in)
 {
     AVFrame *out = NULL;
     clvf_frame src, dst;
@@ -751,7 +751,7 @@ int ff_clvf_activate(AVFilterContext *ctx, CLVFQueue *q, ff_clvf_prepare_fn prep
             av_frame_free(&in);
             return ret;
         }
-        if ((ret = send(ctx, q, in)) < 0)
+        if ((ret = queue_send(ctx, q, in)) < 0)
             return ret;
         /* Run again: more input may be queued, or wanted (a delayed output has not started). */
         ff_filter_set_ready(ctx, 100);
@@ -760,7 +760,7 @@ int ff_clvf_activate(AVFilterContext *ctx, CLVFQueue *q, ff_clvf_prepare_fn prep
     if (ff_inlink_acknowledge_status(inlink, &status, &pts)) {
         if (status == AVERROR_EOF && q->op && !q->eof) {
             q->eof = 1;
-            if ((ret = send(ctx, q, NULL)) < 0)
+            if ((ret = queue_send(ctx, q, NULL)) < 0)
                 return ret;
         }
         if ((ret = ff_clvf_drain(ctx, q)) < 0)

@@ -2,7 +2,8 @@
 # Benchmark (not a test): frames per second of colorspace_clvf and of FFmpeg's CPU converters
 # (zscale, colorspace) for 1080p BT.601 -> BT.709, P010 -> NV12, and P010 -> 720p NV12 with the
 # scale in the same filter. One run, same machine, same
-# input held in memory; ratios to zscale on the same source format.
+# source (bench/fps_lib.sh: steady-state fps, and the seconds to the first frames); ratios to zscale
+# on the same source format.
 #   bash bench/colour_fps.sh [frames]      CLVF_DEVICE picks the OpenCL device (default: default)
 set -euo pipefail
 N=${1:-300}
@@ -13,7 +14,6 @@ declare -A fps
 # source format | name | chain | the row it is compared with
 z="zscale=matrixin=470bg:matrix=709:dither=none:filter=bilinear"
 rows=(
-  "nv12|source only, nv12|null|"
   "nv12|zscale, nv12 (via yuv420p)|format=yuv420p,$z,format=nv12|"
   "nv12|colorspace_clvf, nv12|colorspace_clvf=in_matrix=bt601:matrix=bt709|zscale, nv12 (via yuv420p)"
   "yuv420p|zscale, yuv420p|$z|"
@@ -25,14 +25,14 @@ rows=(
   "p010le|scale_clvf, p010 -> 720p nv12|scale_clvf=w=1280:h=720:algorithm=spline36:in_matrix=bt2020nc:matrix=bt709:format=nv12|zscale, + 720p spline36"
 )
 printf "1080p BT.601 -> BT.709 (and 10 -> 8 bit), %d frames, %s, device: %s\n" "$N" "$(nproc) cores" "${CLVF_DEVICE:-default}"
-printf "%-36s %10s %12s\n" "converter" "fps" "vs zscale"
+printf "%-36s %10s %12s %10s\n" "converter" "fps" "vs zscale" "startup s"
 table=$(mktemp)
 for row in "${rows[@]}"; do
   IFS='|' read -r fmt name chain ref <<< "$row"
-  f=$(SRC_FMT=$fmt fps_of "$chain" "$N")
+  read -r f startup <<< "$(SRC_FMT=$fmt fps_of "$chain" "$N")"
   fps[$name]=$f
   if [ -n "$ref" ]; then r=$(ratio "$f" "${fps[$ref]}"); else r="-"; fi
-  printf "%-36s %10s %12s\n" "$name" "$f" "$r"
+  printf "%-36s %10s %12s %10s\n" "$name" "$f" "$r" "$startup"
   printf "%s\t%s\n" "$name" "$f" >> "$table"
 done
 plot_rows "1080p BT.601 -> BT.709, $(nproc) cores, device ${CLVF_DEVICE:-default}" \

@@ -1,16 +1,15 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): frames per second of scale_clvf and of FFmpeg's own scalers for 1080p
-# -> 720p NV12, one run, same machine, same input held in memory, ratios to swscale.
+# -> 720p NV12, one run, same machine, same source
+# (bench/fps_lib.sh: steady-state fps, and the seconds to the first frames), ratios to swscale.
 #   bash bench/scale_fps.sh [frames]      CLVF_DEVICE picks the OpenCL device (default: default)
 set -euo pipefail
 N=${1:-300}
 source "$(dirname "$0")/fps_lib.sh"
 source "$(dirname "$0")/plot.sh"
 
-base=$(fps_of "null" "$N")
 declare -A fps
 rows=(
-  "source only (no scaling)|null"
   "swscale bicubic|scale=1280:720:flags=bicubic"
   "zscale bicubic|zscale=w=1280:h=720:filter=bicubic"
   "zscale spline36|zscale=w=1280:h=720:filter=spline36"
@@ -19,11 +18,11 @@ rows=(
   "scale_clvf spline36|scale_clvf=w=1280:h=720:algorithm=spline36"
 )
 printf "1080p -> 720p NV12, %d frames, %s, device: %s\n" "$N" "$(nproc) cores" "${CLVF_DEVICE:-default}"
-printf "%-28s %10s %14s %16s\n" "scaler" "fps" "vs swscale" "vs zscale same"
+printf "%-28s %10s %14s %16s %10s\n" "scaler" "fps" "vs swscale" "vs zscale same" "startup s"
 table=$(mktemp)
 for row in "${rows[@]}"; do
   name=${row%%|*}; chain=${row#*|}
-  [ "$chain" = null ] && f=$base || f=$(fps_of "$chain" "$N")
+  read -r f startup <<< "$(fps_of "$chain" "$N")"
   fps[$name]=$f
   ref=${fps[swscale bicubic]:-}
   if [ -n "$ref" ]; then r=$(ratio "$f" "$ref"); else r="-"; fi
@@ -31,7 +30,7 @@ for row in "${rows[@]}"; do
   if [ "$same" != "$name" ] && [ -n "${fps[$same]:-}" ]; then
     zratio=$(ratio "$f" "${fps[$same]}")
   else zratio="-"; fi
-  printf "%-28s %10s %14s %16s\n" "$name" "$f" "$r" "$zratio"
+  printf "%-28s %10s %14s %16s %10s\n" "$name" "$f" "$r" "$zratio" "$startup"
   printf "%s\t%s\n" "$name" "$f" >> "$table"
 done
 plot_rows "1080p -> 720p NV12, $(nproc) cores, device ${CLVF_DEVICE:-default}" \

@@ -306,6 +306,8 @@ TEST_F(Chains, BadChainsNameWhatIsWrong) {
   expect_error("scale_clvf=w=iw/:h=48", "chain stage 1: scale_clvf: option 'w': expression 'iw/'");
   expect_error("scale_clvf=w=foo*2", "unknown name 'foo'; the variables are");
   expect_error("scale_clvf=w=sqrt(iw)", "unknown function 'sqrt'");
+  expect_error("denoise_clvf=s=unset", "unknown name 'unset'; this option takes a number");
+  expect_error("scale_clvf=algorithm=unset", "algorithm 'unset' is not known; allowed: point");
   expect_error("denoise_clvf=s=40", "denoise_clvf: option 's' is 40; allowed: 1 to 30");
   expect_error("denoise_clvf=p=4", "patch");
   expect_error("denoise_clvf=preset=loud", "preset 'loud' is not known for denoise_clvf; known: light, medium, strong");

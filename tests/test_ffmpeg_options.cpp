@@ -49,6 +49,29 @@ TEST(FfmpegOptions, HelpNamesTheDefaultsTakenFromTheInputOrThePreset) {
     EXPECT_EQ(denoise.at(option), "unset") << "denoise_clvf " << option;
 }
 
+// A chain reads 'unset' where ffmpeg's filter has the constant, and nowhere else: every option
+// -h lists for the three filters, given 'unset', plans in a chain exactly when its default is shown
+// as "unset" (the string options -h lists without a default are refused too).
+TEST(FfmpegOptions, ChainsTakeUnsetWhereTheFiltersHaveIt) {
+  clvf_stream in{}, out{};
+  in.version = CLVF_API_VERSION;
+  in.width = 96;
+  in.height = 64;
+  in.format = CLVF_PIX_NV12;
+  for (const char* filter : {"scale_clvf", "denoise_clvf", "colorspace_clvf"}) {
+    const auto defaults = help_defaults(filter);
+    ASSERT_FALSE(defaults.empty()) << filter;
+    for (const auto& [option, value] : defaults) {
+      if (option == "device") continue;  // ffmpeg's alone: a chain refuses it whatever its value
+      const std::string chain = fmt::format("{}={}=unset", filter, option);
+      EXPECT_EQ(clvf_chain_plan(chain.c_str(), &in, &out) == CLVF_OK, value == "unset")
+          << chain << " (ffmpeg's default: " << value << "): " << clvf_last_error();
+    }
+  }
+  for (const char* chain : {"scale_clvf=algorithm=unset", "scale_clvf=format=unset", "colorspace_clvf=chroma_filter=unset"})
+    EXPECT_NE(clvf_chain_plan(chain, &in, &out), CLVF_OK) << chain;
+}
+
 class FfmpegFilterOptions : public FfmpegTest {};
 
 TEST_F(FfmpegFilterOptions, AnOptionGivenAtItsDefaultStillBeatsThePreset) {

@@ -116,7 +116,8 @@ class Parser {
     if (auto it = variables_.find(name); it != variables_.end()) return it->second;
     std::string known;
     for (const auto& [n, v] : variables_) known += (known.empty() ? "" : ", ") + n;
-    fail(fmt::format("unknown name '{}'; the variables are {}", name, known));
+    fail(known.empty() ? fmt::format("unknown name '{}'; this option takes a number (or an expression of numbers)", name)
+                       : fmt::format("unknown name '{}'; the variables are {}", name, known));
   }
 
   double call(const std::string& name) {

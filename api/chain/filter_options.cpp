@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "api/chain/expression.hpp"
@@ -15,25 +16,24 @@ namespace {
 [[noreturn]] void invalid(const std::string& message) { throw Error(CLVF_ERROR_INVALID_ARGUMENT, message); }
 }  // namespace
 
-FilterOptions::FilterOptions(std::string_view filter, std::string_view options, const std::vector<std::string>& known,
-                             const std::map<std::string, std::string>& aliases)
+FilterOptions::FilterOptions(std::string_view filter, std::string_view options, const OptionSet& set)
     : filter_(filter) {
-  take(options, known, aliases, false);
+  take(options, set, false);
   if (auto it = values_.find("preset"); it != values_.end()) {
     const std::string preset = it->second;
     values_.erase(it);
-    take(presets::options(filter, preset), known, aliases, true);
+    take(presets::options(filter, preset), set, true);
   }
 }
 
-void FilterOptions::take(std::string_view options, const std::vector<std::string>& known,
-                         const std::map<std::string, std::string>& aliases, bool from_preset) {
+void FilterOptions::take(std::string_view options, const OptionSet& set, bool from_preset) {
+  const auto listed = [](const std::vector<std::string>& list, const std::string& name) {
+    return std::find(list.begin(), list.end(), name) != list.end();
+  };
   for (auto& [given, value] : split_options(options, filter_)) {
-    bool found = false;
-    for (const auto& k : known) found = found || k == given;
-    if (!found) {
+    if (!listed(set.known, given)) {
       std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      for (const auto& k : set.known) list += (list.empty() ? "" : ", ") + k;
       invalid(fmt::format("{}: unknown option '{}'{}; the options are {}", filter_, given,
                           from_preset ? " in its preset" : "", list));
     }
@@ -41,10 +41,11 @@ void FilterOptions::take(std::string_view options, const std::vector<std::string
       invalid(fmt::format("{}: option 'device' is for ffmpeg; a chain runs on the device it is created with",
                           filter_));
     if (from_preset && given == "preset") invalid(fmt::format("{}: a preset cannot name another preset", filter_));
-    // "unset" is as not given (the preset's value, else the default), as the filters' constant.
-    if (value == "unset") continue;
-    const auto alias = aliases.find(given);
-    const std::string key = alias == aliases.end() ? given : alias->second;
+    const auto alias = set.aliases.find(given);
+    const std::string key = alias == set.aliases.end() ? given : alias->second;
+    // The constant 'unset' is as not given (the preset's value, else the default), as in ffmpeg;
+    // elsewhere the word is read as any other value (and refused where it means nothing).
+    if (value == "unset" && listed(set.take_unset, key)) continue;
     // The preset fills only what was not given explicitly.
     if (!from_preset || !values_.count(key)) values_[key] = value;
   }

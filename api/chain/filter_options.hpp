@@ -10,11 +10,16 @@
 
 namespace clvf::detail::chain {
 
+// A filter's option names.
+struct OptionSet {
+  std::vector<std::string> known;               // aliases included
+  std::map<std::string, std::string> aliases;   // alias → name
+  std::vector<std::string> take_unset;          // those with the constant 'unset' (as not given)
+};
+
 class FilterOptions {
  public:
-  // `known`: the filter's option names, aliases included; `aliases`: alias → name.
-  FilterOptions(std::string_view filter, std::string_view options, const std::vector<std::string>& known,
-                const std::map<std::string, std::string>& aliases = {});
+  FilterOptions(std::string_view filter, std::string_view options, const OptionSet& set);
 
   const std::string* text(const std::string& key) const;
   std::optional<double> number(const std::string& key, double low, double high,
@@ -24,8 +29,7 @@ class FilterOptions {
   const std::string& filter() const { return filter_; }
 
  private:
-  void take(std::string_view options, const std::vector<std::string>& known,
-            const std::map<std::string, std::string>& aliases, bool from_preset);
+  void take(std::string_view options, const OptionSet& set, bool from_preset);
 
   std::string filter_;
   std::map<std::string, std::string> values_;

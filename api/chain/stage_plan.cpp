@@ -97,14 +97,20 @@ StagePlan stage(StageKind kind, Params StagePlan::*field, const Plan<Params>& pl
   return s;
 }
 
-const std::vector<std::string> kScaleOptions = {
-    "preset", "w", "width", "h", "height", "force_original_aspect_ratio", "force_divisible_by", "algorithm",
-    "param0", "param1", "format", "matrix", "in_matrix", "range", "in_range", "dither", "device", "profile"};
-const std::vector<std::string> kDenoiseOptions = {"preset", "s", "sc", "p", "pc", "r", "rc", "planes",
-                                                  "t", "wmode", "device", "profile"};
-const std::vector<std::string> kColorspaceOptions = {"preset", "format", "matrix", "in_matrix", "range", "in_range",
-                                                     "chroma_location", "chroma_filter", "dither", "device",
-                                                     "profile"};
+// take_unset: the int options whose ffmpeg filter has the constant 'unset' (filters/*.c).
+const OptionSet kScaleOptions = {
+    {"preset", "w", "width", "h", "height", "force_original_aspect_ratio", "force_divisible_by", "algorithm", "param0",
+     "param1", "format", "matrix", "in_matrix", "range", "in_range", "dither", "device", "profile"},
+    {{"width", "w"}, {"height", "h"}},
+    {"force_original_aspect_ratio", "force_divisible_by", "dither"}};
+const OptionSet kDenoiseOptions = {
+    {"preset", "s", "sc", "p", "pc", "r", "rc", "planes", "t", "wmode", "device", "profile"},
+    {},
+    {"p", "pc", "r", "rc", "planes", "t", "wmode"}};
+const OptionSet kColorspaceOptions = {{"preset", "format", "matrix", "in_matrix", "range", "in_range",
+                                       "chroma_location", "chroma_filter", "dither", "device", "profile"},
+                                      {},
+                                      {"dither"}};
 const std::map<std::string, double> kBool = {{"true", 1}, {"false", 0}};
 
 void profile_option(const FilterOptions& o) {
@@ -176,9 +182,7 @@ StagePlan plan_colorspace(const FilterOptions& o, const clvf_stream& in) {
 }  // namespace
 
 StagePlan plan_stage(const FilterText& filter, const clvf_stream& input) {
-  if (filter.name == "scale_clvf") return plan_scale(FilterOptions(filter.name, filter.options, kScaleOptions,
-                                                                   {{"width", "w"}, {"height", "h"}}),
-                                                     input);
+  if (filter.name == "scale_clvf") return plan_scale(FilterOptions(filter.name, filter.options, kScaleOptions), input);
   if (filter.name == "denoise_clvf")
     return plan_denoise(FilterOptions(filter.name, filter.options, kDenoiseOptions), input);
   if (filter.name == "colorspace_clvf")

@@ -3,7 +3,9 @@
 // (hwdownload to system memory, hwupload to OpenCL, and the way back). Median of N frames, ms.
 //   import          clCreateFromDX9MediaSurfaceKHR for each plane + clReleaseMemObject, per frame
 //                   (no cache; the Direct3D reference is dropped later, by the collector)
-//   acquire+release the planes of a surface imported once (what a pool cache gives)
+//   acquire+release the planes of a surface imported once (what a pool cache gives); again after
+//                   the wait for the Direct3D device that clvf's frames make before each acquire
+//                   (interop/d3d_idle.hpp; here the device is idle: the wait's own cost)
 //   d3d11 textures  the same for an R8 luma and an R8G8 chroma texture (Wine's NV12 textures do
 //                   not copy faithfully, so two textures stand in for the two planes)
 //   hwdownload+hwupload  LockRect + copy to a system frame, clEnqueueWriteBuffer of its planes,
@@ -25,6 +27,7 @@
 #include <vector>
 
 #include "clvf/cl_interop.h"
+#include "interop/d3d_idle.hpp"
 
 using Microsoft::WRL::ComPtr;
 
@@ -130,12 +133,17 @@ int main(int argc, char** argv) {
   cl_mem cached[2];
   import_planes(cached);
   const Cost dx9_ms = cost_ms(frames, [&] { round_trip(cached); });
+  clvf::detail::D3DIdle idle9;
+  const Cost dx9_wait_ms = cost_ms(frames, [&] {
+    idle9.wait(surface.Get(), false);
+    round_trip(cached);
+  });
   for (cl_uint p = 0; p < planes; ++p) clReleaseMemObject(cached[p]);
 
   // The same planes as D3D11 textures.
   ComPtr<ID3D11Device> d11;
   D3D11CreateDevice(nullptr, D3D_DRIVER_TYPE_HARDWARE, nullptr, 0, nullptr, 0, D3D11_SDK_VERSION, &d11, nullptr, nullptr);
-  Cost d3d11_ms = {-1, -1};
+  Cost d3d11_ms = {-1, -1}, d3d11_wait_ms = {-1, -1};
   if (d11) {
     cl_context_properties p11[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform),
                                    CL_CONTEXT_D3D11_DEVICE_KHR, reinterpret_cast<cl_context_properties>(d11.Get()), 0};
@@ -160,6 +168,12 @@ int main(int argc, char** argv) {
       check(err, "clCreateFromD3D11Texture2DKHR");
     }
     d3d11_ms = cost_ms(frames, [&] {
+      check(acq11(q11, planes, mems, 0, nullptr, nullptr), "acquire (D3D11)");
+      check(rel11(q11, planes, mems, 0, nullptr, nullptr), "release (D3D11)");
+    });
+    clvf::detail::D3DIdle idle;
+    d3d11_wait_ms = cost_ms(frames, [&] {
+      idle.wait(textures[0].Get(), true);
       check(acq11(q11, planes, mems, 0, nullptr, nullptr), "acquire (D3D11)");
       check(rel11(q11, planes, mems, 0, nullptr, nullptr), "release (D3D11)");
     });
@@ -243,7 +257,10 @@ int main(int argc, char** argv) {
   auto row = [](const char* what, Cost c) { std::printf("| %s | %.3f | %.3f |\n", what, c.median, c.mean); };
   row("DX9 surface: import per frame (create + release call)", import_ms);
   row("DX9 surface imported once: acquire + release", dx9_ms);
+  row("the same after waiting for the D3D9 device (event query, as clvf's frames do)", dx9_wait_ms);
   if (d3d11_ms.median >= 0) row("D3D11 textures imported once: acquire + release", d3d11_ms);
+  if (d3d11_wait_ms.median >= 0)
+    row("the same after waiting for the D3D11 device (event query, as clvf's frames do)", d3d11_wait_ms);
   row("no interop: hwdownload + hwupload, and back", copies_ms);
   if (scale_dxva2.median >= 0) row("clvf_scale 1080p -> 720p, DXVA2 surfaces in and out (both planes)", scale_dxva2);
   if (scale_host.median >= 0) row("clvf_scale 1080p -> 720p, host frames (both planes)", scale_host);

@@ -2,6 +2,7 @@
 // become images through the sharing functions (include/clvf/cl_interop.h: the platform's own, or
 // clvf's emulation): imported the first time a surface is seen and kept (a decoder's pool reuses
 // its surfaces), acquired for each frame, released after it. The operation sees CL_IMAGE storage.
+// Before each acquire, the frame's Direct3D device is waited for (interop/d3d_idle.hpp).
 // A device without the planes' image formats (Debian's PoCL has no CL_RG for NV12's chroma) gets
 // DXVA2 frames through buffers instead, and the operation sees CL_BUFFER storage: where the device
 // shares host memory, the locked surface itself (no copy); elsewhere one copy each way per plane
@@ -14,6 +15,9 @@
 
 #include "clvf/clvf.h"
 #include "interop/shared_frames.hpp"
+#if defined(_WIN32)
+#include "interop/d3d_idle.hpp"
+#endif
 #include "runtime/device.hpp"
 
 namespace clvf::detail {
@@ -39,6 +43,8 @@ class D3DFrames : public SharedFrames {
   // Releases what acquire took (buffers: copies outputs back), after the work already on the
   // device's queue.
   void release() override;
+  // With the device's profiling: the mean wait for Direct3D and the acquire call per frame.
+  std::string profile_report() const override;
 
  private:
   std::vector<cl_mem>& import(const clvf_frame& frame);
@@ -59,6 +65,11 @@ class D3DFrames : public SharedFrames {
   void* copied_ = nullptr;                 // buffers mode: the output surface of the frame in flight
   void* locked_ = nullptr;                 // in place: the surface locked until release
   std::vector<cl::Buffer> wrapped_;        // in place: its planes
+#if defined(_WIN32)
+  D3DIdle idle_;  // before each acquire through the sharing functions
+#endif
+  long frames_ = 0;
+  double wait_ms_ = 0, acquire_ms_ = 0;
   void* create_ = nullptr;
   void* acquire_ = nullptr;
   void* release_ = nullptr;

@@ -1,6 +1,9 @@
 // Operations on Direct3D frames through the C API (CLVF_STORAGE_DXVA2 / D3D11 on a device from
 // clvf_device_open_d3d): each result must equal, byte for byte, the same operation on OpenCL
 // images holding the same planes (the same kernels run on both).
+#include <cstdio>
+#include <string>
+
 #include "clvf/clvf.hpp"
 #include "d3d_env.hpp"
 
@@ -264,6 +267,53 @@ TEST(D3D11Frames, ColorspaceTextureSliceEqualsImages) {
   clvf_colorspace_release(reference);
   clvf_device_release(shared);
   clvf_device_release(plain);
+}
+
+// What decoders do: Direct3D writes the frame (UpdateSubresource, not flushed) right before it goes
+// to the operation. Every one of 100 frames must come out from its own newest contents; the frames
+// wait for the device before each acquire (interop/d3d_idle.hpp), and the profile says how long.
+TEST(D3D11Frames, EveryFrameSeesTheWritesMadeJustBeforeIt) {
+  const UINT w = 40, h = 24;
+  auto device = make_d3d11_device();
+  ASSERT_TRUE(device);
+  ComPtr<ID3D11DeviceContext> ctx;
+  device->GetImmediateContext(&ctx);
+  const char* spec = std::getenv("CLVF_TEST_PLATFORM") ? std::getenv("CLVF_TEST_PLATFORM") : "";
+  clvf_request_profiling(1);
+  clvf_device* shared = nullptr;
+  const clvf_status opened = clvf_device_open_d3d(spec, CLVF_D3D11, device.Get(), &shared);
+  clvf_request_profiling(0);
+  ASSERT_EQ(opened, CLVF_OK) << clvf_last_error();
+  clvf_colorspace_params p;
+  clvf_colorspace_params_default(&p);
+  p.width = w, p.height = h;
+  p.src_format = CLVF_PIX_BGRA;
+  p.dst_format = CLVF_PIX_RGBA;
+  p.src_range = p.dst_range = CLVF_RANGE_PC;
+  p.src_storage = p.dst_storage = CLVF_STORAGE_D3D11;
+  clvf_colorspace* convert = nullptr;
+  ASSERT_EQ(clvf_colorspace_create(shared, &p, &convert), CLVF_OK) << clvf_last_error();
+  auto src = make_texture(device.Get(), w, h, DXGI_FORMAT_B8G8R8A8_UNORM);
+  auto dst = make_texture(device.Get(), w, h, DXGI_FORMAT_R8G8B8A8_UNORM);
+  clvf_frame s{}, d{};
+  s.storage = d.storage = CLVF_STORAGE_D3D11;
+  s.d3d_resource = src.Get();
+  d.d3d_resource = dst.Get();
+  for (int frame = 0; frame < 100; ++frame) {
+    const Bytes in = random_bytes(w * h * 4, 700 + frame);
+    ctx->UpdateSubresource(src.Get(), 0, nullptr, in.data(), w * 4, 0);
+    ASSERT_EQ(clvf_colorspace_process(convert, &s, &d), CLVF_OK) << clvf_last_error();
+    Bytes swapped = in;
+    for (size_t i = 0; i < swapped.size(); i += 4) std::swap(swapped[i], swapped[i + 2]);
+    ASSERT_EQ(read_subresource(device.Get(), dst.Get(), 0, w * 4, h), swapped) << "frame " << frame;
+  }
+  const std::string profile = clvf_colorspace_profile(convert);
+  EXPECT_NE(profile.find("D3D11 source"), std::string::npos) << profile;
+  EXPECT_NE(profile.find("100 frames  mean"), std::string::npos) << profile;
+  EXPECT_NE(profile.find("ms waiting for Direct3D"), std::string::npos) << profile;
+  std::printf("%s", profile.c_str());
+  clvf_colorspace_release(convert);
+  clvf_device_release(shared);
 }
 
 TEST_F(D3DFrames, ErrorsNameWhatIsWrong) {

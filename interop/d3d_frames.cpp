@@ -35,7 +35,7 @@ const char* storage_name(clvf_storage s) { return s == CLVF_STORAGE_D3D11 ? "D3D
     if (packed) return {slice};
     return {};
   }
-  if (format == CLVF_PIX_NV12) return {0, 1};
+  if (planar) return {0, 1};
   if (format == CLVF_PIX_YUV420P) return {0, 1, 2};
   if (packed) return {0};
   return {};
@@ -50,6 +50,7 @@ namespace {
 D3DFORMAT d3d9_format(clvf_pixel_format format) {
   switch (format) {
     case CLVF_PIX_NV12: return static_cast<D3DFORMAT>(MAKEFOURCC('N', 'V', '1', '2'));
+    case CLVF_PIX_P010: return static_cast<D3DFORMAT>(MAKEFOURCC('P', '0', '1', '0'));
     case CLVF_PIX_YUV420P: return static_cast<D3DFORMAT>(MAKEFOURCC('Y', 'V', '1', '2'));
     case CLVF_PIX_RGBA: return D3DFMT_A8B8G8R8;
     default: return D3DFMT_A8R8G8B8;
@@ -70,7 +71,7 @@ D3DFrames::D3DFrames(std::shared_ptr<Device> device, clvf_storage storage, clvf_
   if (plane_parts(storage, format, 0).empty())
     throw Error(CLVF_ERROR_UNSUPPORTED,
                 fmt::format("{} frames: {} storage takes {}", which, storage_name(storage),
-                            d3d11 ? "nv12, p010, rgba and bgra" : "nv12, yuv420p (YV12 surfaces), rgba and bgra"));
+                            d3d11 ? "nv12, p010, rgba and bgra" : "nv12, p010, yuv420p (YV12 surfaces), rgba and bgra"));
   const PixelFormat& layout = *find_pixel_format(format);  // plane_parts accepted it
   for (const PlaneLayout& plane : layout.planes)
     if (!device_->supports_image_format(plane.image_order, layout.image_type)) buffers_ = true;

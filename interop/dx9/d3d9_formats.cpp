@@ -6,6 +6,8 @@ namespace {
 
 constexpr D3DFORMAT kNV12 = static_cast<D3DFORMAT>(MAKEFOURCC('N', 'V', '1', '2'));
 constexpr D3DFORMAT kYV12 = static_cast<D3DFORMAT>(MAKEFOURCC('Y', 'V', '1', '2'));
+constexpr D3DFORMAT kP010 = static_cast<D3DFORMAT>(MAKEFOURCC('P', '0', '1', '0'));
+constexpr D3DFORMAT kP016 = static_cast<D3DFORMAT>(MAKEFOURCC('P', '0', '1', '6'));
 
 struct Entry {
   D3DFORMAT d3d;
@@ -39,6 +41,12 @@ unsigned d3d9_plane(D3DFORMAT format, UINT width, UINT height, size_t pitch, uns
   if (format == kNV12) {
     if (plane == 0) *out = {r8, width, height, 0, pitch};
     if (plane == 1) *out = {rg8, width / 2, height / 2, pitch * height, pitch};
+    return 2;
+  }
+  if (format == kP010 || format == kP016) {  // NV12's layout with 16-bit samples (P010: the top 10 bits)
+    const cl_image_format r16 = {CL_R, CL_UNORM_INT16}, rg16 = {CL_RG, CL_UNORM_INT16};
+    if (plane == 0) *out = {r16, width, height, 0, pitch};
+    if (plane == 1) *out = {rg16, width / 2, height / 2, pitch * height, pitch};
     return 2;
   }
   if (format == kYV12) {

@@ -1,6 +1,7 @@
 // D3D9 surface formats as OpenCL image formats, plane by plane, and where each plane lies in a
 // locked surface (Windows only). The table of cl_khr_dx9_media_sharing: NV12 (Y, then UV), YV12
-// (Y, then V, then U in memory; plane 1 is U) and the single-plane formats.
+// (Y, then V, then U in memory; plane 1 is U) and the single-plane formats; beyond it, P010 and
+// P016 (NV12's layout with 16-bit samples).
 #pragma once
 #include <CL/cl.h>
 #include <d3d9.h>

@@ -257,15 +257,17 @@ ComPtr<IDirect3DSurface9> make_surface(IDirect3DDevice9Ex* device, UINT width, U
 
 namespace {
 
-// Where plane `plane` of a locked NV12/YV12/single-plane surface lies, by the formats' own
+// Where plane `plane` of a locked NV12/P010/YV12/single-plane surface lies, by the formats' own
 // definitions (YV12: Y, then V, then U, chroma rows at half the pitch). The test's own reading.
 struct PlaneView {
   size_t offset, pitch, row_bytes, rows;
 };
 
 PlaneView plane_view(D3DFORMAT format, size_t pitch, UINT width, UINT height, unsigned plane, size_t pixel_bytes) {
-  if (format == kNV12)
-    return plane == 0 ? PlaneView{0, pitch, width, height} : PlaneView{pitch * height, pitch, width, height / 2};
+  if (format == kNV12 || format == kP010) {
+    const size_t row = format == kP010 ? 2 * width : width;
+    return plane == 0 ? PlaneView{0, pitch, row, height} : PlaneView{pitch * height, pitch, row, height / 2};
+  }
   if (format == kYV12) {
     const size_t v = pitch * height, u = v + (pitch / 2) * (height / 2);
     if (plane == 0) return {0, pitch, width, height};

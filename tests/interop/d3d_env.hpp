@@ -106,5 +106,6 @@ Bytes inverted(Bytes data);
 
 constexpr D3DFORMAT kNV12 = static_cast<D3DFORMAT>(MAKEFOURCC('N', 'V', '1', '2'));
 constexpr D3DFORMAT kYV12 = static_cast<D3DFORMAT>(MAKEFOURCC('Y', 'V', '1', '2'));
+constexpr D3DFORMAT kP010 = static_cast<D3DFORMAT>(MAKEFOURCC('P', '0', '1', '0'));
 
 }  // namespace clvf::detail::test

@@ -467,6 +467,10 @@ int ff_clvf_output_frames(AVFilterContext *ctx, AVFilterLink *inlink, AVFilterLi
         }
     }
 #endif
+#if CONFIG_D3D11VA
+    if (out->format == AV_PIX_FMT_D3D11) /* Intel's OpenCL shares only textures made shareable */
+        ((AVD3D11VAFramesContext *)out->hwctx)->MiscFlags |= D3D11_RESOURCE_MISC_SHARED;
+#endif
 #if CONFIG_DXVA2
     if (out->format == AV_PIX_FMT_DXVA2_VLD) {
         ((AVDXVA2FramesContext *)out->hwctx)->surface_type = DXVA2_VideoProcessorRenderTarget;

@@ -126,11 +126,20 @@ std::vector<cl_mem>& D3DFrames::import(const clvf_frame& frame) {
     }
     if (mem == nullptr) {
       for (cl_mem m : planes) clReleaseMemObject(m);
+      std::string hint;
+      if (storage_ == CLVF_STORAGE_D3D11) {
+        D3D11_TEXTURE2D_DESC desc;
+        static_cast<ID3D11Texture2D*>(frame.d3d_resource)->GetDesc(&desc);
+        if (!(desc.MiscFlags & D3D11_RESOURCE_MISC_SHARED))
+          hint = "; the texture was made without D3D11_RESOURCE_MISC_SHARED, which some drivers (Intel's) need "
+                 "to share it: make the decoder's pool with that flag";
+      }
       throw Error(err == CL_OUT_OF_HOST_MEMORY ? CLVF_ERROR_OUT_OF_MEMORY : CLVF_ERROR_INVALID_ARGUMENT,
-                  fmt::format("{} {} frame, plane {}: {}", which_, storage_name(storage_), planes.size(),
+                  fmt::format("{} {} frame, plane {}: {}{}", which_, storage_name(storage_), planes.size(),
                               cl_error_message(storage_ == CLVF_STORAGE_D3D11 ? "clCreateFromD3D11Texture2DKHR"
                                                                               : "clCreateFromDX9MediaSurfaceKHR",
-                                               err)));
+                                               err),
+                              hint));
     }
     planes.push_back(mem);
   }

@@ -327,6 +327,51 @@ TEST(D3D11Frames, EveryFrameSeesTheWritesMadeJustBeforeIt) {
   clvf_device_release(shared);
 }
 
+// A texture the sharing functions refuse (here: a subresource it does not have) is named with the
+// call and its error; one made without D3D11_RESOURCE_MISC_SHARED also gets the hint that some
+// drivers need the flag, one made with it does not.
+TEST(D3D11Frames, ARefusedTextureNamesAMissingSharedFlag) {
+  const UINT w = 16, h = 8;
+  auto device = make_d3d11_device();
+  ASSERT_TRUE(device);
+  const char* spec = std::getenv("CLVF_TEST_PLATFORM") ? std::getenv("CLVF_TEST_PLATFORM") : "";
+  clvf_device* shared = nullptr;
+  ASSERT_EQ(clvf_device_open_d3d(spec, CLVF_D3D11, device.Get(), &shared), CLVF_OK) << clvf_last_error();
+  clvf_colorspace_params p;
+  clvf_colorspace_params_default(&p);
+  p.width = w, p.height = h;
+  p.src_format = p.dst_format = CLVF_PIX_RGBA;
+  p.src_range = p.dst_range = CLVF_RANGE_PC;
+  p.src_storage = p.dst_storage = CLVF_STORAGE_D3D11;
+  clvf_colorspace* convert = nullptr;
+  ASSERT_EQ(clvf_colorspace_create(shared, &p, &convert), CLVF_OK) << clvf_last_error();
+  auto dst = make_texture(device.Get(), w, h, DXGI_FORMAT_R8G8B8A8_UNORM);
+  for (UINT misc : {0u, UINT(D3D11_RESOURCE_MISC_SHARED)}) {
+    D3D11_TEXTURE2D_DESC desc = {};
+    desc.Width = w, desc.Height = h, desc.MipLevels = desc.ArraySize = 1;
+    desc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
+    desc.SampleDesc = {1, 0};
+    desc.BindFlags = D3D11_BIND_SHADER_RESOURCE | D3D11_BIND_RENDER_TARGET;
+    desc.MiscFlags = misc;
+    ComPtr<ID3D11Texture2D> src;
+    if (FAILED(device->CreateTexture2D(&desc, nullptr, &src))) {
+      ASSERT_NE(misc, 0u);
+      GTEST_SKIP() << "this Direct3D 11 makes no D3D11_RESOURCE_MISC_SHARED textures";
+    }
+    clvf_frame s{}, d{};
+    s.storage = d.storage = CLVF_STORAGE_D3D11;
+    s.d3d_resource = src.Get();
+    s.d3d_subresource = 3;  // one slice, one mip: no subresource 3
+    d.d3d_resource = dst.Get();
+    EXPECT_EQ(clvf_colorspace_process(convert, &s, &d), CLVF_ERROR_INVALID_ARGUMENT);
+    const std::string error = clvf_last_error();
+    EXPECT_NE(error.find("source D3D11 frame, plane 0: clCreateFromD3D11Texture2DKHR"), std::string::npos) << error;
+    EXPECT_EQ(error.find("without D3D11_RESOURCE_MISC_SHARED") != std::string::npos, misc == 0) << error;
+  }
+  clvf_colorspace_release(convert);
+  clvf_device_release(shared);
+}
+
 TEST_F(D3DFrames, ErrorsNameWhatIsWrong) {
   clvf_scale_params p;
   clvf_scale_params_default(&p);

@@ -21,7 +21,9 @@ namespace clvf::detail {
 
 namespace {
 
-constexpr size_t kMaxImported = 64;  // surfaces kept imported (a decoder's pool is smaller)
+// Surfaces kept imported, and frames after which an unused one is released: a decoder's pool is
+// smaller, and uses each of its surfaces within that many frames.
+constexpr long kMaxImported = 64;
 
 const char* storage_name(clvf_storage s) { return s == CLVF_STORAGE_D3D11 ? "D3D11" : "DXVA2"; }
 
@@ -96,17 +98,33 @@ D3DFrames::~D3DFrames() {
     release();
   } catch (...) {
   }
-  for (auto& [key, planes] : imported_)
-    for (cl_mem m : planes) clReleaseMemObject(m);
+  for (auto& [key, entry] : imported_)
+    for (cl_mem m : entry.planes) clReleaseMemObject(m);
 }
 
 std::vector<cl_mem>& D3DFrames::import(const clvf_frame& frame) {
   const std::pair<void*, unsigned> key{frame.d3d_resource, storage_ == CLVF_STORAGE_D3D11 ? frame.d3d_subresource : 0};
-  if (auto it = imported_.find(key); it != imported_.end()) return it->second;
-  if (imported_.size() >= kMaxImported) {
-    for (cl_mem m : imported_[order_.front()]) clReleaseMemObject(m);
-    imported_.erase(order_.front());
-    order_.erase(order_.begin());
+  const long now = ++acquires_;
+  // Surfaces of a pool the decoder has let go (or the least recently used, when full) are
+  // released, and with them clvf's references to their Direct3D resources.
+  for (auto it = imported_.begin(); it != imported_.end();) {
+    if (it->first != key && now - it->second.last_used > kMaxImported) {
+      for (cl_mem m : it->second.planes) clReleaseMemObject(m);
+      it = imported_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  if (auto it = imported_.find(key); it != imported_.end()) {
+    it->second.last_used = now;
+    return it->second.planes;
+  }
+  if (imported_.size() >= static_cast<size_t>(kMaxImported)) {
+    auto oldest = std::min_element(imported_.begin(), imported_.end(), [](const auto& a, const auto& b) {
+      return a.second.last_used < b.second.last_used;
+    });
+    for (cl_mem m : oldest->second.planes) clReleaseMemObject(m);
+    imported_.erase(oldest);
   }
   std::vector<cl_mem> planes;
   const cl_context context = device_->context()();
@@ -143,8 +161,7 @@ std::vector<cl_mem>& D3DFrames::import(const clvf_frame& frame) {
     }
     planes.push_back(mem);
   }
-  order_.push_back(key);
-  return imported_[key] = std::move(planes);
+  return (imported_[key] = Imported{std::move(planes), now}).planes;
 }
 
 clvf_frame D3DFrames::acquire(const clvf_frame& frame) {

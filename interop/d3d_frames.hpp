@@ -1,7 +1,9 @@
 // Frames of an operation whose storage is CLVF_STORAGE_D3D11 or CLVF_STORAGE_DXVA2. Their planes
 // become images through the sharing functions (include/clvf/cl_interop.h: the platform's own, or
 // clvf's emulation): imported the first time a surface is seen and kept (a decoder's pool reuses
-// its surfaces), acquired for each frame, released after it. The operation sees CL_IMAGE storage.
+// its surfaces) until a pool's worth of frames (kMaxImported) has gone by without them (the
+// decoder made a new pool: the old one's memory is given back), acquired for each frame, released
+// after it. The operation sees CL_IMAGE storage.
 // Before each acquire, the frame's Direct3D device is waited for (interop/d3d_idle.hpp).
 // A device without the planes' image formats (Debian's PoCL has no CL_RG for NV12's chroma) gets
 // DXVA2 frames through buffers instead, and the operation sees CL_BUFFER storage: where the device
@@ -56,8 +58,12 @@ class D3DFrames : public SharedFrames {
   clvf_pixel_format format_;
   const char* which_;
   bool output_;
-  std::map<std::pair<void*, unsigned>, std::vector<cl_mem>> imported_;  // by (resource, slice)
-  std::vector<std::pair<void*, unsigned>> order_;                       // oldest import first
+  struct Imported {
+    std::vector<cl_mem> planes;
+    long last_used;  // the frame (count of acquires) that used it last
+  };
+  std::map<std::pair<void*, unsigned>, Imported> imported_;  // by (resource, slice)
+  long acquires_ = 0;
   std::vector<cl_mem> acquired_;
   bool buffers_ = false;                 // DXVA2 through buffers
   std::vector<cl::Buffer> plane_buffers_;  // buffers mode: one per plane, made at the first frame

@@ -121,6 +121,36 @@ TEST_F(D3DFrames, ScaleDXVA2SurfacesEqualsImages) {
   EXPECT_TRUE(eventually([&] { return ref_count(pool[0].Get()) == pool_refs; })) << "released with the operation";
 }
 
+// A decoder that makes a new pool (a seek, a new stream) lets go of the old surfaces: clvf gives
+// back its references to one once 64 frames have gone by without it, and keeps those in use.
+TEST_F(D3DFrames, ASurfaceUnusedForAPoolsWorthOfFramesIsLetGo) {
+  const UINT w = 32, h = 16;
+  clvf_scale_params p;
+  clvf_scale_params_default(&p);
+  p.format = CLVF_PIX_YUV420P;
+  p.src_width = p.dst_width = w, p.src_height = p.dst_height = h;
+  p.src_storage = p.dst_storage = CLVF_STORAGE_DXVA2;
+  clvf_scale* scale = nullptr;
+  ASSERT_EQ(clvf_scale_create(shared, &p, &scale), CLVF_OK) << clvf_last_error();
+  auto old_pool = make_surface(d9.Get(), w, h, kYV12), new_pool = make_surface(d9.Get(), w, h, kYV12);
+  auto out = make_surface(d9.Get(), w, h, kYV12);
+  const ULONG unimported = ref_count(old_pool.Get());
+  const auto run = [&](IDirect3DSurface9* src) {
+    clvf_frame s = dxva2_frame(src), d = dxva2_frame(out.Get());
+    return clvf_scale_process(scale, &s, &d);
+  };
+  ASSERT_EQ(run(old_pool.Get()), CLVF_OK) << clvf_last_error();
+  EXPECT_EQ(ref_count(old_pool.Get()), unimported + 3) << "its three planes imported";
+  for (int frame = 0; frame < 64; ++frame) ASSERT_EQ(run(new_pool.Get()), CLVF_OK) << clvf_last_error();
+  EXPECT_EQ(ref_count(old_pool.Get()), unimported + 3) << "64 frames since its last use: kept";
+  ASSERT_EQ(run(new_pool.Get()), CLVF_OK) << clvf_last_error();
+  EXPECT_TRUE(eventually([&] { return ref_count(old_pool.Get()) == unimported; }))
+      << "65 frames since its last use: let go (" << ref_count(old_pool.Get()) << " references)";
+  EXPECT_EQ(ref_count(new_pool.Get()), unimported + 3) << "the surface in use stays imported";
+  ASSERT_EQ(run(old_pool.Get()), CLVF_OK) << "imported again when it comes back: " << clvf_last_error();
+  clvf_scale_release(scale);
+}
+
 // NV12 (or P010) DXVA2 surfaces through scale on a device without CL_RG images (buffers), against
 // host frames (the same buffer kernels).
 void scale_nv12_through_buffers(IDirect3DDevice9Ex* d9, clvf_device* shared, clvf_device* plain,

@@ -12,10 +12,13 @@
 #include <vector>
 
 #include "clvf/cl_interop.h"
+#include "cl_formats.hpp"
 #include "interop/sharing/amd_planes.hpp"
 
 namespace clvf::detail::interop {
 namespace {
+
+using test::supported;
 
 // The D3D11 family's values (CL/cl_d3d11.h needs d3d11.h, which Linux has not).
 const Family kFamily = {"D3D11", -1006, -1007, -1008, -1009, 0x4020, 0x4021};
@@ -98,17 +101,6 @@ cl_uint references(cl_mem mem) {
   cl_uint n = 0;
   clGetMemObjectInfo(mem, CL_MEM_REFERENCE_COUNT, sizeof n, &n, nullptr);
   return n;
-}
-
-bool supported(cl_context context, cl_image_format format) {
-  cl_uint count = 0;
-  clGetSupportedImageFormats(context, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &count);
-  std::vector<cl_image_format> formats(count);
-  clGetSupportedImageFormats(context, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, count, formats.data(), nullptr);
-  return std::any_of(formats.begin(), formats.end(), [&](const cl_image_format& f) {
-    return f.image_channel_order == format.image_channel_order &&
-           f.image_channel_data_type == format.image_channel_data_type;
-  });
 }
 
 class AmdPlanes : public ::testing::Test {

@@ -1,6 +1,8 @@
-// The OpenCL conformance tests' D3D11 matrix, as cases of our own (not their code): buffers of
-// several sizes x bind flags x usages, and 2D textures over R / RG / RGBA formats x sizes x mip
-// levels x array slices. Each object Direct3D can make is written by Direct3D, shared, acquired,
+// The OpenCL conformance tests' D3D11 and DX9 media matrices, as cases of our own (not their
+// code): buffers of several sizes x bind flags x usages; 2D textures over R / RG / RGBA formats x
+// sizes x mip levels x array slices; DX9 surfaces for each adapter type x context made from a
+// device list or a type x NV12 / YV12 x user sync off and on, planes read by a kernel with integer
+// and with float coordinates and written back by a kernel. Each object Direct3D can make is written by Direct3D, shared, acquired,
 // read in OpenCL (and checked), written by OpenCL, released, and read back by Direct3D (and
 // checked); textures also answer the format, size and subresource queries. Combinations this
 // Direct3D refuses to create are counted and printed, not failed.
@@ -190,6 +192,125 @@ TEST_F(CtsMatrix, TexturesOfEveryFormatSizeMipAndSlice) {
               "refused by this Direct3D:\n%s",
               ran, unsupported, refused.empty() ? "  none\n" : refused.c_str());
   EXPECT_GT(ran, 0);
+}
+
+const char* kPlaneKernels = R"(
+__constant sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+uchar q(float v) { return convert_uchar_sat_rte(v * 255.0f); }
+kernel void read_plane(read_only image2d_t img, global uchar* by_int, global uchar* by_float, int channels) {
+  const int x = get_global_id(0), y = get_global_id(1);
+  const size_t i = ((size_t)y * get_image_width(img) + x) * channels;
+  const float4 a = read_imagef(img, nearest, (int2)(x, y));
+  const float4 b = read_imagef(img, nearest, (float2)(x + 0.5f, y + 0.5f));
+  by_int[i] = q(a.x);
+  by_float[i] = q(b.x);
+  if (channels == 2) by_int[i + 1] = q(a.y), by_float[i + 1] = q(b.y);
+}
+kernel void write_plane(write_only image2d_t img, global const uchar* from, int channels) {
+  const int x = get_global_id(0), y = get_global_id(1);
+  const size_t i = ((size_t)y * get_image_width(img) + x) * channels;
+  write_imagef(img, (int2)(x, y), (float4)(from[i] / 255.0f, channels == 2 ? from[i + 1] / 255.0f : 0.0f, 0.0f, 1.0f));
+}
+)";
+
+void run_plane_kernel(cl_context context, cl_command_queue queue, const char* name, cl_mem image, cl_mem a, cl_mem b,
+                      int channels, size_t w, size_t h) {
+  cl_device_id device = nullptr;
+  clGetContextInfo(context, CL_CONTEXT_DEVICES, sizeof device, &device, nullptr);
+  cl_int err = CL_SUCCESS;
+  cl_program program = clCreateProgramWithSource(context, 1, &kPlaneKernels, nullptr, &err);
+  ASSERT_EQ(clBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
+  cl_kernel kernel = clCreateKernel(program, name, &err);
+  ASSERT_EQ(err, CL_SUCCESS) << name;
+  cl_uint arg = 0;
+  clSetKernelArg(kernel, arg++, sizeof image, &image);
+  clSetKernelArg(kernel, arg++, sizeof a, &a);
+  if (b) clSetKernelArg(kernel, arg++, sizeof b, &b);
+  clSetKernelArg(kernel, arg++, sizeof channels, &channels);
+  const size_t global[2] = {w, h};
+  EXPECT_EQ(clEnqueueNDRangeKernel(queue, kernel, 2, nullptr, global, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+  EXPECT_EQ(clFinish(queue), CL_SUCCESS);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
+TEST(CtsMatrixDX9, SurfacesOfEveryAdapterContextFormatAndSync) {
+  auto d9 = make_d3d9ex_device();
+  ASSERT_TRUE(d9);
+  ComPtr<IDirect3DDeviceManager9> manager;
+  UINT token = 0;
+  ASSERT_TRUE(SUCCEEDED(DXVA2CreateDirect3DDeviceManager9(&token, &manager)));
+  ASSERT_TRUE(SUCCEEDED(manager->ResetDevice(d9.Get(), token)));
+  struct Adapter {
+    cl_context_properties key;
+    IUnknown* object;
+    cl_dx9_media_adapter_type_khr type;
+    const char* name;
+  } adapters[] = {{CL_CONTEXT_ADAPTER_D3D9_KHR, d9.Get(), CL_ADAPTER_D3D9_KHR, "D3D9"},
+                  {CL_CONTEXT_ADAPTER_D3D9EX_KHR, d9.Get(), CL_ADAPTER_D3D9EX_KHR, "D3D9Ex"},
+                  {CL_CONTEXT_ADAPTER_DXVA_KHR, manager.Get(), CL_ADAPTER_DXVA_KHR, "DXVA"}};
+  const UINT w = 34, h = 18;
+  const Sharing& s = sharing();
+  int planes_ran = 0, planes_unsupported = 0;
+  for (const Adapter& a : adapters)
+    for (bool from_type : {false, true})
+      for (D3DFORMAT format : {kNV12, kYV12})
+        for (cl_context_properties user_sync : {CL_FALSE, CL_TRUE}) {
+          const std::string what = fmt::format("{}, context from {}, {}, user sync {}", a.name,
+                                               from_type ? "a type" : "a device list",
+                                               format == kNV12 ? "NV12" : "YV12", user_sync);
+          const cl_context_properties props[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(test_platform()),
+                                                 a.key, reinterpret_cast<cl_context_properties>(a.object),
+                                                 CL_CONTEXT_INTEROP_USER_SYNC, user_sync, 0};
+          cl_int err = CL_SUCCESS;
+          cl_device_id device = test_device();
+          cl_context context = from_type ? clvfCreateContextFromType(props, CL_DEVICE_TYPE_ALL, nullptr, nullptr, &err)
+                                         : clvfCreateContext(props, 1, &device, nullptr, nullptr, &err);
+          ASSERT_NE(context, nullptr) << what << ": " << err;
+          clGetContextInfo(context, CL_CONTEXT_DEVICES, sizeof device, &device, nullptr);
+          cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
+          auto surface = make_surface(d9.Get(), w, h, format);
+          ASSERT_TRUE(surface) << what;
+          const cl_uint planes = format == kNV12 ? 2 : 3;
+          for (cl_uint plane = 0; plane < planes; ++plane) {
+            const std::string at = what + ", plane " + std::to_string(plane);
+            const int channels = format == kNV12 && plane == 1 ? 2 : 1;
+            const size_t pw = plane ? w / 2 : w, ph = plane ? h / 2 : h, bytes = pw * ph * channels;
+            const Bytes in = random_bytes(bytes, 11 * plane + a.type + (from_type ? 5 : 0)), out = random_bytes(bytes, 3 * plane + 99);
+            write_plane(surface.Get(), plane, in);
+            cl_dx9_surface_info_khr info = {surface.Get(), nullptr};
+            cl_mem image = s.create_surface(context, CL_MEM_READ_WRITE, a.type, &info, plane, &err);
+            if (channels == 2 && !supported(context, {CL_RG, CL_UNORM_INT8})) {
+              EXPECT_EQ(image, nullptr) << at;
+              EXPECT_EQ(err, CL_IMAGE_FORMAT_NOT_SUPPORTED) << at;
+              ++planes_unsupported;
+              continue;
+            }
+            ASSERT_EQ(err, CL_SUCCESS) << at;
+            cl_mem by_int = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+            cl_mem by_float = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+            ASSERT_EQ(s.acquire_dx9(queue, 1, &image, 0, nullptr, nullptr), CL_SUCCESS) << at;
+            run_plane_kernel(context, queue, "read_plane", image, by_int, by_float, channels, pw, ph);
+            EXPECT_EQ(read_cl_buffer(queue, by_int, bytes), in) << "integer coordinates, " << at;
+            EXPECT_EQ(read_cl_buffer(queue, by_float, bytes), in) << "float coordinates, " << at;
+            write_cl_buffer(queue, by_int, out);
+            run_plane_kernel(context, queue, "write_plane", image, by_int, nullptr, channels, pw, ph);
+            cl_event released = nullptr;
+            ASSERT_EQ(s.release_dx9(queue, 1, &image, 0, nullptr, &released), CL_SUCCESS) << at;
+            if (user_sync == CL_TRUE) clWaitForEvents(1, &released);  // the application's part with user sync
+            clReleaseEvent(released);
+            EXPECT_EQ(read_plane(surface.Get(), plane), out) << "written back by a kernel, " << at;
+            clReleaseMemObject(by_int);
+            clReleaseMemObject(by_float);
+            clReleaseMemObject(image);
+            ++planes_ran;
+          }
+          clReleaseCommandQueue(queue);
+          clReleaseContext(context);
+        }
+  std::printf("CtsMatrixDX9: 24 cases, %d planes ran, %d refused for want of CL_RG images\n", planes_ran,
+              planes_unsupported);
+  EXPECT_GT(planes_ran, 0);
 }
 
 }  // namespace

@@ -40,6 +40,24 @@ TEST(Lifetime, L1_MemObjectKeepsTheResourceAliveAfterTheApplicationDropsIt) {
   clReleaseMemObject(mem);
 }
 
+// When the Direct3D reference comes back: not during clReleaseMemObject (the platform's own call),
+// but at the latest at the next sharing call (here an acquire of nothing), whatever the background
+// pass has done by then: no waiting in this test.
+TEST(Lifetime, L1_ResourceReferenceIsBackByTheNextSharingCall) {
+  auto device = make_d3d11_device();
+  Context context({CL_CONTEXT_D3D11_DEVICE_KHR, reinterpret_cast<cl_context_properties>(device.Get())});
+  auto buffer = make_buffer(device.Get(), 64);
+  const ULONG unshared = ref_count(buffer.Get());
+  for (int round = 0; round < 20; ++round) {
+    cl_mem mem = sharing().create_buffer(context.get(), CL_MEM_READ_WRITE, buffer.Get(), nullptr);
+    ASSERT_NE(mem, nullptr);
+    EXPECT_EQ(ref_count(buffer.Get()), unshared + 1) << "round " << round;
+    clReleaseMemObject(mem);
+    ASSERT_EQ(sharing().acquire_d3d11(context.queue(), 0, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+    EXPECT_EQ(ref_count(buffer.Get()), unshared) << "round " << round;
+  }
+}
+
 TEST(Lifetime, L1_ContextKeepsTheDeviceAliveAfterTheApplicationDropsIt) {
   ID3D11Device* raw = make_d3d11_device().Detach();
   const ULONG before = ref_count(raw);

@@ -102,7 +102,7 @@ D3DFrames::~D3DFrames() {
     for (cl_mem m : entry.planes) clReleaseMemObject(m);
 }
 
-std::vector<cl_mem>& D3DFrames::import(const clvf_frame& frame) {
+D3DFrames::Imported& D3DFrames::import(const clvf_frame& frame) {
   const std::pair<void*, unsigned> key{frame.d3d_resource, storage_ == CLVF_STORAGE_D3D11 ? frame.d3d_subresource : 0};
   const long now = ++acquires_;
   // Surfaces of a pool the decoder has let go (or the least recently used, when full) are
@@ -117,7 +117,7 @@ std::vector<cl_mem>& D3DFrames::import(const clvf_frame& frame) {
   }
   if (auto it = imported_.find(key); it != imported_.end()) {
     it->second.last_used = now;
-    return it->second.planes;
+    return it->second;
   }
   if (imported_.size() >= static_cast<size_t>(kMaxImported)) {
     auto oldest = std::min_element(imported_.begin(), imported_.end(), [](const auto& a, const auto& b) {
@@ -127,41 +127,73 @@ std::vector<cl_mem>& D3DFrames::import(const clvf_frame& frame) {
     imported_.erase(oldest);
   }
   std::vector<cl_mem> planes;
+  Imported entry{{}, now};
+  size_t failed = 0;  // the plane a create failed on
+  const bool d3d11 = storage_ == CLVF_STORAGE_D3D11;
+  const bool copy_first = d3d11 && !output_ && device_->settings().d3d11_copy_inputs;
+  cl_int err = copy_first ? CL_INVALID_D3D11_RESOURCE_KHR : create_planes(frame.d3d_resource, key.second, planes, failed);
+  bool unshared = false;
+  if (d3d11) {
+    auto* texture = static_cast<ID3D11Texture2D*>(frame.d3d_resource);
+    D3D11_TEXTURE2D_DESC desc;
+    texture->GetDesc(&desc);
+    unshared = !(desc.MiscFlags & D3D11_RESOURCE_MISC_SHARED);
+    // An input the driver refuses for want of the flag (Intel's does, and FFmpeg's decoder pools
+    // lack it): its slice is copied on the GPU, each frame, into a shareable texture of clvf's.
+    if (!output_ && (copy_first || (err == CL_INVALID_D3D11_RESOURCE_KHR && unshared && key.second < desc.ArraySize))) {
+      D3D11_TEXTURE2D_DESC own = desc;
+      own.MipLevels = own.ArraySize = 1;
+      own.Usage = D3D11_USAGE_DEFAULT;
+      own.BindFlags &= D3D11_BIND_SHADER_RESOURCE | D3D11_BIND_RENDER_TARGET;
+      own.CPUAccessFlags = 0;
+      own.MiscFlags = D3D11_RESOURCE_MISC_SHARED;
+      Microsoft::WRL::ComPtr<ID3D11Device> device;
+      texture->GetDevice(&device);
+      if (SUCCEEDED(device->CreateTexture2D(&own, nullptr, &entry.copy)))
+        err = create_planes(entry.copy.Get(), 0, planes, failed);
+      unshared = false;  // the copy had the flag: the hint below would mislead
+    }
+  }
+  if (err != CL_SUCCESS) {
+    throw Error(err == CL_OUT_OF_HOST_MEMORY ? CLVF_ERROR_OUT_OF_MEMORY : CLVF_ERROR_INVALID_ARGUMENT,
+                fmt::format("{} {} frame, plane {}: {}{}", which_, storage_name(storage_), failed,
+                            cl_error_message(d3d11 ? "clCreateFromD3D11Texture2DKHR" : "clCreateFromDX9MediaSurfaceKHR",
+                                             err),
+                            unshared ? "; the texture was made without D3D11_RESOURCE_MISC_SHARED, which some "
+                                       "drivers (Intel's) need to share it: make the decoder's pool with that flag"
+                                     : ""));
+  }
+  entry.planes = std::move(planes);
+  return imported_[key] = std::move(entry);
+}
+
+// The planes of `resource` (slice `slice` of a D3D11 texture), all or none: otherwise the error,
+// and in `failed` the plane it came from.
+cl_int D3DFrames::create_planes(void* resource, unsigned slice, std::vector<cl_mem>& planes, size_t& failed) {
   const cl_context context = device_->context()();
-  for (cl_uint part : plane_parts(storage_, format_, key.second)) {
+  for (cl_uint part : plane_parts(storage_, format_, slice)) {
     cl_int err = CL_SUCCESS;
     cl_mem mem = nullptr;
     if (storage_ == CLVF_STORAGE_D3D11) {
       // One object per subresource may exist: read-write whichever way the frame goes.
       mem = reinterpret_cast<clCreateFromD3D11Texture2DKHR_fn>(create_)(
-          context, CL_MEM_READ_WRITE, static_cast<ID3D11Texture2D*>(frame.d3d_resource), part, &err);
+          context, CL_MEM_READ_WRITE, static_cast<ID3D11Texture2D*>(resource), part, &err);
     } else {
-      cl_dx9_surface_info_khr info = {static_cast<IDirect3DSurface9*>(frame.d3d_resource), nullptr};
+      cl_dx9_surface_info_khr info = {static_cast<IDirect3DSurface9*>(resource), nullptr};
       const cl_dx9_media_adapter_type_khr adapter =
           device_->d3d_kind() == CLVF_DXVA2 ? CL_ADAPTER_DXVA_KHR : CL_ADAPTER_D3D9EX_KHR;
       mem = reinterpret_cast<clCreateFromDX9MediaSurfaceKHR_fn>(create_)(
           context, output_ ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY, adapter, &info, part, &err);
     }
     if (mem == nullptr) {
+      failed = planes.size();
       for (cl_mem m : planes) clReleaseMemObject(m);
-      std::string hint;
-      if (storage_ == CLVF_STORAGE_D3D11) {
-        D3D11_TEXTURE2D_DESC desc;
-        static_cast<ID3D11Texture2D*>(frame.d3d_resource)->GetDesc(&desc);
-        if (!(desc.MiscFlags & D3D11_RESOURCE_MISC_SHARED))
-          hint = "; the texture was made without D3D11_RESOURCE_MISC_SHARED, which some drivers (Intel's) need "
-                 "to share it: make the decoder's pool with that flag";
-      }
-      throw Error(err == CL_OUT_OF_HOST_MEMORY ? CLVF_ERROR_OUT_OF_MEMORY : CLVF_ERROR_INVALID_ARGUMENT,
-                  fmt::format("{} {} frame, plane {}: {}{}", which_, storage_name(storage_), planes.size(),
-                              cl_error_message(storage_ == CLVF_STORAGE_D3D11 ? "clCreateFromD3D11Texture2DKHR"
-                                                                              : "clCreateFromDX9MediaSurfaceKHR",
-                                               err),
-                              hint));
+      planes.clear();
+      return err == CL_SUCCESS ? CL_INVALID_VALUE : err;
     }
     planes.push_back(mem);
   }
-  return (imported_[key] = Imported{std::move(planes), now}).planes;
+  return CL_SUCCESS;
 }
 
 clvf_frame D3DFrames::acquire(const clvf_frame& frame) {
@@ -170,14 +202,27 @@ clvf_frame D3DFrames::acquire(const clvf_frame& frame) {
                 fmt::format("{} frame: storage {} with a d3d_resource expected", which_, storage_name(storage_)));
   release();
   if (buffers_) return copy_in(frame);
-  std::vector<cl_mem>& planes = import(frame);
+  const Imported& entry = import(frame);
+  const std::vector<cl_mem>& planes = entry.planes;
   const cl_command_queue queue = device_->queue()();
   using Clock = std::chrono::steady_clock;
   const Clock::time_point t0 = Clock::now();
+  if (entry.copy) {
+    auto* texture = static_cast<ID3D11Texture2D*>(frame.d3d_resource);
+    D3D11_TEXTURE2D_DESC desc;
+    texture->GetDesc(&desc);
+    Microsoft::WRL::ComPtr<ID3D11Device> device;
+    Microsoft::WRL::ComPtr<ID3D11DeviceContext> context;
+    texture->GetDevice(&device);
+    device->GetImmediateContext(&context);
+    context->CopySubresourceRegion(entry.copy.Get(), 0, 0, 0, 0, texture,
+                                   D3D11CalcSubresource(0, frame.d3d_subresource, desc.MipLevels), nullptr);
+    ++copied_frames_;
+  }
   idle_.wait(frame.d3d_resource, storage_ == CLVF_STORAGE_D3D11);
   const Clock::time_point t1 = Clock::now();
   const cl_int err = reinterpret_cast<clEnqueueAcquireD3D11ObjectsKHR_fn>(acquire_)(
-      queue, cl_uint(planes.size()), planes.data(), 0, nullptr, nullptr);
+      queue, cl_uint(planes.size()), const_cast<cl_mem*>(planes.data()), 0, nullptr, nullptr);
   const Clock::time_point t2 = Clock::now();
   ++frames_;
   wait_ms_ += std::chrono::duration<double, std::milli>(t1 - t0).count();
@@ -208,8 +253,9 @@ void D3DFrames::release() {
 std::string D3DFrames::profile_report() const {
   if (!device_->profiling() || frames_ == 0) return {};
   const double n = static_cast<double>(frames_);
-  return fmt::format("{} {:<18} {:5} frames  mean {:8.4f} ms waiting for Direct3D, {:8.4f} ms in the acquire call\n",
-                     storage_name(storage_), which_, frames_, wait_ms_ / n, acquire_ms_ / n);
+  return fmt::format("{} {:<18} {:5} frames  mean {:8.4f} ms waiting for Direct3D (copies into shareable textures "
+                     "included: {} frames), {:8.4f} ms in the acquire call\n",
+                     storage_name(storage_), which_, frames_, wait_ms_ / n, copied_frames_, acquire_ms_ / n);
 }
 
 // Buffers mode. Where the device shares host memory, the locked surface's planes are wrapped

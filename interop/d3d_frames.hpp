@@ -49,7 +49,6 @@ class D3DFrames : public SharedFrames {
   std::string profile_report() const override;
 
  private:
-  std::vector<cl_mem>& import(const clvf_frame& frame);
   clvf_frame copy_in(const clvf_frame& frame);
   void copy_out();
 
@@ -61,7 +60,14 @@ class D3DFrames : public SharedFrames {
   struct Imported {
     std::vector<cl_mem> planes;
     long last_used;  // the frame (count of acquires) that used it last
+#if defined(_WIN32)
+    // A D3D11 input the driver would not share (made without D3D11_RESOURCE_MISC_SHARED): the
+    // planes are those of this shareable texture, into which the frame is copied on the GPU.
+    Microsoft::WRL::ComPtr<ID3D11Texture2D> copy;
+#endif
   };
+  Imported& import(const clvf_frame& frame);
+  cl_int create_planes(void* resource, unsigned slice, std::vector<cl_mem>& planes, size_t& failed);
   std::map<std::pair<void*, unsigned>, Imported> imported_;  // by (resource, slice)
   long acquires_ = 0;
   std::vector<cl_mem> acquired_;
@@ -74,7 +80,7 @@ class D3DFrames : public SharedFrames {
 #if defined(_WIN32)
   D3DIdle idle_;  // before each acquire through the sharing functions
 #endif
-  long frames_ = 0;
+  long frames_ = 0, copied_frames_ = 0;
   double wait_ms_ = 0, acquire_ms_ = 0;
   void* create_ = nullptr;
   void* acquire_ = nullptr;

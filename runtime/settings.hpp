@@ -15,6 +15,9 @@ struct Settings {
   std::string scale_kernels;  // CLVF_SCALE_KERNELS: block, cpu or gpu ("": by the device's type)
   std::string denoise_shape;  // CLVF_DENOISE_SHAPE: WX,VEC,LANES,ROWS[,RUNS], a tuning aid
   int poison = -1;            // CLVF_POISON_SCRATCH: the byte scratch memory starts as (-1: left)
+  // CLVF_D3D11_COPY=1: D3D11 input textures are always copied into shareable ones of clvf's
+  // (otherwise only those the driver refuses to share)
+  bool d3d11_copy_inputs = false;
 
   static Settings from_environment();
 };

@@ -253,6 +253,42 @@ TEST_F(D3DFrames, ColorspaceDXVA2SurfacesEqualsImages) {
   clvf_colorspace_release(reference);
 }
 
+// A BGRA -> RGBA conversion (B and R swapped) on D3D11 textures, on a device opened with
+// profiling; `copy` is CLVF_D3D11_COPY's value while it opens.
+struct D3D11Swap {
+  void open(UINT w, UINT h, const char* copy = "") {
+    device = make_d3d11_device();
+    ASSERT_TRUE(device);
+    device->GetImmediateContext(&ctx);
+    clvf_request_profiling(1);
+    _putenv_s("CLVF_D3D11_COPY", copy);
+    const clvf_status opened = clvf_device_open_d3d(test_spec(), CLVF_D3D11, device.Get(), &shared);
+    _putenv_s("CLVF_D3D11_COPY", "");
+    clvf_request_profiling(0);
+    ASSERT_EQ(opened, CLVF_OK) << clvf_last_error();
+    clvf_colorspace_params p;
+    clvf_colorspace_params_default(&p);
+    p.width = w, p.height = h;
+    p.src_format = CLVF_PIX_BGRA;
+    p.dst_format = CLVF_PIX_RGBA;
+    p.src_range = p.dst_range = CLVF_RANGE_PC;
+    p.src_storage = p.dst_storage = CLVF_STORAGE_D3D11;
+    ASSERT_EQ(clvf_colorspace_create(shared, &p, &convert), CLVF_OK) << clvf_last_error();
+  }
+  ~D3D11Swap() {
+    clvf_colorspace_release(convert);
+    clvf_device_release(shared);
+  }
+  static Bytes expected(Bytes in) {
+    for (size_t i = 0; i < in.size(); i += 4) std::swap(in[i], in[i + 2]);
+    return in;
+  }
+  ComPtr<ID3D11Device> device;
+  ComPtr<ID3D11DeviceContext> ctx;
+  clvf_device* shared = nullptr;
+  clvf_colorspace* convert = nullptr;
+};
+
 // D3D11: a BGRA texture array's second slice through colorspace into an RGBA texture (NV12
 // textures do not copy faithfully under Wine), against the same conversion on images.
 TEST(D3D11Frames, ColorspaceTextureSliceEqualsImages) {
@@ -305,9 +341,7 @@ TEST(D3D11Frames, ColorspaceTextureSliceEqualsImages) {
   ASSERT_EQ(clvf_colorspace_process(reference, &rs, &rd), CLVF_OK) << clvf_last_error();
   const Bytes expected = read_cl_image(queue, ro, w, h, 4);
   EXPECT_EQ(read_subresource(device.Get(), dst.Get(), 0, w * 4, h), expected);
-  Bytes swapped = in;  // BGRA -> RGBA is a swap of B and R
-  for (size_t i = 0; i < swapped.size(); i += 4) std::swap(swapped[i], swapped[i + 2]);
-  EXPECT_EQ(expected, swapped);
+  EXPECT_EQ(expected, D3D11Swap::expected(in));
   clReleaseMemObject(ri);
   clReleaseMemObject(ro);
   clvf_colorspace_release(convert);
@@ -321,46 +355,25 @@ TEST(D3D11Frames, ColorspaceTextureSliceEqualsImages) {
 // wait for the device before each acquire (interop/d3d_idle.hpp), and the profile says how long.
 TEST(D3D11Frames, EveryFrameSeesTheWritesMadeJustBeforeIt) {
   const UINT w = 40, h = 24;
-  auto device = make_d3d11_device();
-  ASSERT_TRUE(device);
-  ComPtr<ID3D11DeviceContext> ctx;
-  device->GetImmediateContext(&ctx);
-  const char* spec = test_spec();
-  clvf_request_profiling(1);
-  clvf_device* shared = nullptr;
-  const clvf_status opened = clvf_device_open_d3d(spec, CLVF_D3D11, device.Get(), &shared);
-  clvf_request_profiling(0);
-  ASSERT_EQ(opened, CLVF_OK) << clvf_last_error();
-  clvf_colorspace_params p;
-  clvf_colorspace_params_default(&p);
-  p.width = w, p.height = h;
-  p.src_format = CLVF_PIX_BGRA;
-  p.dst_format = CLVF_PIX_RGBA;
-  p.src_range = p.dst_range = CLVF_RANGE_PC;
-  p.src_storage = p.dst_storage = CLVF_STORAGE_D3D11;
-  clvf_colorspace* convert = nullptr;
-  ASSERT_EQ(clvf_colorspace_create(shared, &p, &convert), CLVF_OK) << clvf_last_error();
-  auto src = make_texture(device.Get(), w, h, DXGI_FORMAT_B8G8R8A8_UNORM);
-  auto dst = make_texture(device.Get(), w, h, DXGI_FORMAT_R8G8B8A8_UNORM);
+  D3D11Swap op;
+  ASSERT_NO_FATAL_FAILURE(op.open(w, h));
+  auto src = make_texture(op.device.Get(), w, h, DXGI_FORMAT_B8G8R8A8_UNORM);
+  auto dst = make_texture(op.device.Get(), w, h, DXGI_FORMAT_R8G8B8A8_UNORM);
   clvf_frame s{}, d{};
   s.storage = d.storage = CLVF_STORAGE_D3D11;
   s.d3d_resource = src.Get();
   d.d3d_resource = dst.Get();
   for (int frame = 0; frame < 100; ++frame) {
     const Bytes in = random_bytes(w * h * 4, 700 + frame);
-    ctx->UpdateSubresource(src.Get(), 0, nullptr, in.data(), w * 4, 0);
-    ASSERT_EQ(clvf_colorspace_process(convert, &s, &d), CLVF_OK) << clvf_last_error();
-    Bytes swapped = in;
-    for (size_t i = 0; i < swapped.size(); i += 4) std::swap(swapped[i], swapped[i + 2]);
-    ASSERT_EQ(read_subresource(device.Get(), dst.Get(), 0, w * 4, h), swapped) << "frame " << frame;
+    op.ctx->UpdateSubresource(src.Get(), 0, nullptr, in.data(), w * 4, 0);
+    ASSERT_EQ(clvf_colorspace_process(op.convert, &s, &d), CLVF_OK) << clvf_last_error();
+    ASSERT_EQ(read_subresource(op.device.Get(), dst.Get(), 0, w * 4, h), D3D11Swap::expected(in)) << "frame " << frame;
   }
-  const std::string profile = clvf_colorspace_profile(convert);
+  const std::string profile = clvf_colorspace_profile(op.convert);
   EXPECT_NE(profile.find("D3D11 source"), std::string::npos) << profile;
   EXPECT_NE(profile.find("100 frames  mean"), std::string::npos) << profile;
   EXPECT_NE(profile.find("ms waiting for Direct3D"), std::string::npos) << profile;
   std::printf("%s", profile.c_str());
-  clvf_colorspace_release(convert);
-  clvf_device_release(shared);
 }
 
 // Inputs a driver will not share (made without D3D11_RESOURCE_MISC_SHARED, as FFmpeg's decoder
@@ -369,52 +382,29 @@ TEST(D3D11Frames, EveryFrameSeesTheWritesMadeJustBeforeIt) {
 // texture, written right before each frame, must come out as with the texture itself.
 TEST(D3D11Frames, InputsCopiedIntoShareableTexturesGiveTheSameFrames) {
   const UINT w = 40, h = 24, slices = 3;
-  auto device = make_d3d11_device();
-  ASSERT_TRUE(device);
-  ComPtr<ID3D11DeviceContext> ctx;
-  device->GetImmediateContext(&ctx);
-  const char* spec = test_spec();
-  clvf_request_profiling(1);
-  _putenv_s("CLVF_D3D11_COPY", "1");
-  clvf_device* shared = nullptr;
-  const clvf_status opened = clvf_device_open_d3d(spec, CLVF_D3D11, device.Get(), &shared);
-  _putenv_s("CLVF_D3D11_COPY", "");
-  clvf_request_profiling(0);
-  ASSERT_EQ(opened, CLVF_OK) << clvf_last_error();
-  clvf_colorspace_params p;
-  clvf_colorspace_params_default(&p);
-  p.width = w, p.height = h;
-  p.src_format = CLVF_PIX_BGRA;
-  p.dst_format = CLVF_PIX_RGBA;
-  p.src_range = p.dst_range = CLVF_RANGE_PC;
-  p.src_storage = p.dst_storage = CLVF_STORAGE_D3D11;
-  clvf_colorspace* convert = nullptr;
-  ASSERT_EQ(clvf_colorspace_create(shared, &p, &convert), CLVF_OK) << clvf_last_error();
-  auto src = make_texture(device.Get(), w, h, DXGI_FORMAT_B8G8R8A8_UNORM, 1, slices);
-  auto dst = make_texture(device.Get(), w, h, DXGI_FORMAT_R8G8B8A8_UNORM);
+  D3D11Swap op;
+  ASSERT_NO_FATAL_FAILURE(op.open(w, h, "1"));
+  auto src = make_texture(op.device.Get(), w, h, DXGI_FORMAT_B8G8R8A8_UNORM, 1, slices);
+  auto dst = make_texture(op.device.Get(), w, h, DXGI_FORMAT_R8G8B8A8_UNORM);
   const ULONG unshared = ref_count(src.Get());
   for (int frame = 0; frame < 12; ++frame) {
     const UINT slice = frame % slices;
     const Bytes in = random_bytes(w * h * 4, 900 + frame);
-    ctx->UpdateSubresource(src.Get(), slice, nullptr, in.data(), w * 4, 0);
+    op.ctx->UpdateSubresource(src.Get(), slice, nullptr, in.data(), w * 4, 0);
     clvf_frame s{}, d{};
     s.storage = d.storage = CLVF_STORAGE_D3D11;
     s.d3d_resource = src.Get();
     s.d3d_subresource = slice;
     d.d3d_resource = dst.Get();
-    ASSERT_EQ(clvf_colorspace_process(convert, &s, &d), CLVF_OK) << clvf_last_error();
-    Bytes swapped = in;
-    for (size_t i = 0; i < swapped.size(); i += 4) std::swap(swapped[i], swapped[i + 2]);
-    ASSERT_EQ(read_subresource(device.Get(), dst.Get(), 0, w * 4, h), swapped) << "frame " << frame;
+    ASSERT_EQ(clvf_colorspace_process(op.convert, &s, &d), CLVF_OK) << clvf_last_error();
+    ASSERT_EQ(read_subresource(op.device.Get(), dst.Get(), 0, w * 4, h), D3D11Swap::expected(in)) << "frame " << frame;
   }
   EXPECT_EQ(ref_count(src.Get()), unshared) << "the decoder's texture itself is not shared: its copies are";
-  const std::string profile = clvf_colorspace_profile(convert);
+  const std::string profile = clvf_colorspace_profile(op.convert);
   EXPECT_NE(profile.find("D3D11 source"), std::string::npos) << profile;
   EXPECT_NE(profile.find("copies into shareable textures included: 12 frames"), std::string::npos) << profile;
   EXPECT_NE(profile.find("copies into shareable textures included: 0 frames"), std::string::npos)
       << "outputs are never copied: " << profile;
-  clvf_colorspace_release(convert);
-  clvf_device_release(shared);
 }
 
 // A texture the sharing functions refuse (here: a subresource it does not have) is named with the

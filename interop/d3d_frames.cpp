@@ -144,13 +144,25 @@ D3DFrames::Imported& D3DFrames::import(const clvf_frame& frame) {
       D3D11_TEXTURE2D_DESC own = desc;
       own.MipLevels = own.ArraySize = 1;
       own.Usage = D3D11_USAGE_DEFAULT;
-      own.BindFlags &= D3D11_BIND_SHADER_RESOURCE | D3D11_BIND_RENDER_TARGET;
       own.CPUAccessFlags = 0;
       own.MiscFlags = D3D11_RESOURCE_MISC_SHARED;
       Microsoft::WRL::ComPtr<ID3D11Device> device;
       texture->GetDevice(&device);
-      if (SUCCEEDED(device->CreateTexture2D(&own, nullptr, &entry.copy)))
-        err = create_planes(entry.copy.Get(), 0, planes, failed);
+      // A decoder's texture binds only to the decoder; the copy binds as the source did where it
+      // could, else as a shader resource, else as a render target (what the hardware allows).
+      const UINT kept = desc.BindFlags & (D3D11_BIND_SHADER_RESOURCE | D3D11_BIND_RENDER_TARGET);
+      for (UINT bind : {kept, UINT(D3D11_BIND_SHADER_RESOURCE), UINT(D3D11_BIND_RENDER_TARGET)}) {
+        own.BindFlags = bind;
+        if (bind && SUCCEEDED(device->CreateTexture2D(&own, nullptr, &entry.copy))) break;
+      }
+      if (!entry.copy)
+        throw Error(CLVF_ERROR_UNSUPPORTED,
+                    fmt::format("{} D3D11 frame: {} a shareable texture of its size and format to copy it into "
+                                "could not be made",
+                                which_, copy_first ? "CLVF_D3D11_COPY=1 asks for a copy, and"
+                                                   : "the driver does not share the texture (it lacks "
+                                                     "D3D11_RESOURCE_MISC_SHARED), and"));
+      err = create_planes(entry.copy.Get(), 0, planes, failed);
       unshared = false;  // the copy had the flag: the hint below would mislead
     }
   }

@@ -7,8 +7,8 @@
 // its planes is.
 //
 // Platform-neutral: the driver's functions come in a table, so the translation is unit tested on
-// every build against a model of the driver (tests/interop/test_amd_planes.cpp). It has not run on
-// an AMD driver.
+// every build against a model of the driver that moves sample values (tests/interop/test_amd_planes.cpp).
+// It has not run on an AMD driver.
 #pragma once
 #include <CL/cl.h>
 

@@ -4,10 +4,18 @@
 // gives one object for the slice, clGetPlaneFromImageAMD gives its planes as CL_UNSIGNED_INT8/16
 // images, clConvertImageAMD re-types an image, and only the slice objects can be acquired and
 // released, each once. The objects are real OpenCL objects on the test device (PoCL by default).
+// AMD's plane and converted images are views of the texture's memory; the model, which cannot
+// alias, moves the data instead: where the test gives a slice memory, acquiring the slice writes
+// its samples into each plane's image, and releasing it takes back what an image changed (two
+// images changing a sample differently is counted as a conflict).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <map>
+#include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -28,9 +36,28 @@ struct Texture {
   size_t width, height;
 };
 
+// One array slice of a texture, as the model keeps it: the luma samples (width x height) then the
+// chroma pairs (U V, width/2 x height/2), as stored (P010: the 10 bits << 6).
+using Samples = std::vector<uint16_t>;
+
+struct SliceObject {
+  const Texture* texture;
+  cl_uint slice;
+};
+
+// An image the driver gave for a plane of a slice object.
+struct View {
+  cl_mem slice, image;
+  cl_uint plane;
+};
+
 struct Driver {
   cl_context context = nullptr;
-  std::map<cl_mem, const Texture*> slices;  // the driver's slice objects
+  std::map<cl_mem, SliceObject> slices;  // the driver's slice objects
+  std::map<std::pair<const Texture*, cl_uint>, Samples> memory;  // the slices whose data moves
+  std::vector<View> views;
+  std::map<cl_mem, Samples> given;  // per slice object: its memory when last acquired
+  int conflicts = 0;
   std::map<cl_mem, bool> acquired;
   std::vector<std::pair<const void*, cl_uint>> created;  // texture, slice
   std::vector<cl_mem> made;                              // the slice objects, in order
@@ -54,11 +81,78 @@ cl_mem CL_API_CALL create(cl_context context, cl_mem_flags flags, void* texture,
   cl_mem mem = clCreateBuffer(context, flags, t->width * t->height * 3 / 2, nullptr, err);
   if (mem) {
     clRetainMemObject(mem);  // the test's own, to watch the count
-    driver->slices[mem] = t;
+    driver->slices[mem] = {t, slice};
     driver->created.emplace_back(texture, slice);
     driver->made.push_back(mem);
   }
   return mem;
+}
+
+// Records an image as a view of a slice's plane. Views are not watched for their end: the tests
+// that move data keep their planes until they are done.
+cl_mem watch(View view) {
+  if (view.image) driver->views.push_back(view);
+  return view.image;
+}
+
+// Where plane sample (x, y, channel) of a slice lives in its Samples.
+size_t sample_index(const Texture& t, cl_uint plane, size_t x, size_t y, size_t channel) {
+  return plane == 0 ? y * t.width + x : t.width * t.height + (y * (t.width / 2) + x) * 2 + channel;
+}
+
+struct ViewLayout {
+  size_t width, height, channels, bytes;
+};
+ViewLayout layout_of(cl_mem image) {
+  ViewLayout l{};
+  cl_image_format f{};
+  clGetImageInfo(image, CL_IMAGE_WIDTH, sizeof l.width, &l.width, nullptr);
+  clGetImageInfo(image, CL_IMAGE_HEIGHT, sizeof l.height, &l.height, nullptr);
+  clGetImageInfo(image, CL_IMAGE_FORMAT, sizeof f, &f, nullptr);
+  l.channels = f.image_channel_order == CL_R ? 1 : f.image_channel_order == CL_RG ? 2 : 4;
+  const bool wide = f.image_channel_data_type == CL_UNSIGNED_INT16 || f.image_channel_data_type == CL_UNORM_INT16;
+  l.bytes = wide ? 2 : 1;
+  return l;
+}
+
+// Copies a view's plane between the slice's samples and the image (blocking, on `queue`).
+// `back`: image -> samples, where the image differs from `given`; else samples -> image.
+void move_view(cl_command_queue queue, const View& view, const Texture& t, Samples& memory, const Samples& given,
+               bool back, std::vector<int>& changed_to) {
+  const ViewLayout l = layout_of(view.image);
+  std::vector<unsigned char> pixels(l.width * l.height * l.channels * l.bytes, 0);
+  const size_t origin[3] = {0, 0, 0}, region[3] = {l.width, l.height, 1};
+  if (back) clEnqueueReadImage(queue, view.image, CL_TRUE, origin, region, 0, 0, pixels.data(), 0, nullptr, nullptr);
+  const size_t used = view.plane == 0 ? 1 : 2;
+  for (size_t y = 0; y < l.height; ++y)
+    for (size_t x = 0; x < l.width; ++x)
+      for (size_t c = 0; c < used; ++c) {
+        unsigned char* p = &pixels[((y * l.width + x) * l.channels + c) * l.bytes];
+        const size_t at = sample_index(t, view.plane, x, y, c);
+        if (!back) {
+          p[0] = static_cast<unsigned char>(memory[at]);
+          if (l.bytes == 2) p[1] = static_cast<unsigned char>(memory[at] >> 8);
+          continue;
+        }
+        const int now = l.bytes == 2 ? p[0] | (p[1] << 8) : p[0];
+        if (now == given[at]) continue;
+        if (changed_to[at] >= 0 && changed_to[at] != now) ++driver->conflicts;
+        changed_to[at] = now;
+        memory[at] = static_cast<uint16_t>(now);
+      }
+  if (!back) clEnqueueWriteImage(queue, view.image, CL_TRUE, origin, region, 0, 0, pixels.data(), 0, nullptr, nullptr);
+}
+
+// The data an acquire (release) of a slice object moves, where the test gave the slice memory.
+void move_slice(cl_command_queue queue, cl_mem slice, bool acquire) {
+  const SliceObject& object = driver->slices[slice];
+  auto memory = driver->memory.find({object.texture, object.slice});
+  if (memory == driver->memory.end()) return;
+  Samples& given = driver->given[slice];
+  if (acquire) given = memory->second;
+  std::vector<int> changed_to(memory->second.size(), -1);
+  for (const View& v : driver->views)
+    if (v.slice == slice) move_view(queue, v, *object.texture, memory->second, given, !acquire, changed_to);
 }
 
 cl_mem CL_API_CALL get_plane(cl_context context, cl_mem slice, cl_uint plane, cl_int* err) {
@@ -67,16 +161,21 @@ cl_mem CL_API_CALL get_plane(cl_context context, cl_mem slice, cl_uint plane, cl
     *err = it == driver->slices.end() ? CL_INVALID_MEM_OBJECT : CL_INVALID_VALUE;
     return nullptr;
   }
-  const Texture& t = *it->second;
+  const Texture& t = *it->second.texture;
   cl_image_format format = {plane ? driver->chroma_order : CL_R, driver->plane_type};
-  return image(context, format, plane ? t.width / 2 : t.width, plane ? t.height / 2 : t.height, err);
+  cl_mem view = image(context, format, plane ? t.width / 2 : t.width, plane ? t.height / 2 : t.height, err);
+  return watch({slice, view, plane});
 }
 
 cl_mem CL_API_CALL convert(cl_context context, cl_mem from, const cl_image_format* format, cl_int* err) {
   size_t width = 0, height = 0;
   clGetImageInfo(from, CL_IMAGE_WIDTH, sizeof width, &width, nullptr);
   clGetImageInfo(from, CL_IMAGE_HEIGHT, sizeof height, &height, nullptr);
-  return image(context, *format, width, height, err);
+  cl_mem converted = image(context, *format, width, height, err);
+  // The plane's view becomes the converted image's: clvf releases the image it converted.
+  for (View& v : driver->views)
+    if (v.image == from && converted) v.image = converted;
+  return converted;
 }
 
 cl_int transfer(bool acquire, cl_command_queue queue, cl_uint n, const cl_mem* objects, cl_uint num_events,
@@ -88,6 +187,8 @@ cl_int transfer(bool acquire, cl_command_queue queue, cl_uint n, const cl_mem* o
   }
   for (cl_uint i = 0; i < n; ++i) driver->acquired[objects[i]] = acquire;
   (acquire ? driver->acquires : driver->releases).emplace_back(objects, objects + n);
+  if (num_events) clWaitForEvents(num_events, wait_list);
+  for (cl_uint i = 0; i < n; ++i) move_slice(queue, objects[i], acquire);
   return clEnqueueMarkerWithWaitList(queue, num_events, wait_list, event);
 }
 cl_int CL_API_CALL acquire(cl_command_queue q, cl_uint n, const cl_mem* o, cl_uint ne, const cl_event* w, cl_event* e) {
@@ -127,7 +228,7 @@ class AmdPlanes : public ::testing::Test {
   void TearDown() override {
     for (cl_mem m : planes_) clReleaseMemObject(m);
     Registry::get().collect();
-    for (auto& [slice, texture] : model_.slices) {
+    for (auto& [slice, object] : model_.slices) {
       EXPECT_EQ(references(slice), 1u) << "only the test's own reference is left";
       clReleaseMemObject(slice);
     }
@@ -352,6 +453,158 @@ TEST_F(AmdPlanes, PlaneOfAnotherContextIsRefused) {
   clReleaseCommandQueue(queue);
   clReleaseContext(other);
 }
+
+// Values, not only objects: a kernel reads each KHR plane of a slice as AMD's driver holds it
+// (UNSIGNED_INT images re-typed to UNORM), with integer and with float coordinates, and writes
+// them back; the slice's memory must then hold what was written, and the other slice nothing new.
+// Read as UNSIGNED_INT (the conversion left out), read_imagef's values are undefined: the green
+// frames AMD users report.
+const char* kPlaneKernels = R"CLC(
+__constant sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+__kernel void read_plane(__read_only image2d_t plane, __global float4 *out) {
+  const int x = get_global_id(0), y = get_global_id(1), i = y * get_global_size(0) + x;
+  out[2 * i] = read_imagef(plane, nearest, (int2)(x, y));
+  out[2 * i + 1] = read_imagef(plane, nearest, (float2)(x + 0.5f, y + 0.5f));
+}
+__kernel void write_plane(__write_only image2d_t plane, __global const float4 *in) {
+  const int x = get_global_id(0), y = get_global_id(1);
+  write_imagef(plane, (int2)(x, y), in[y * get_global_size(0) + x]);
+}
+)CLC";
+
+class AmdPlaneValues : public AmdPlanes, public ::testing::WithParamInterface<int> {
+ protected:
+  void SetUp() override {
+    AmdPlanes::SetUp();
+    bits_ = GetParam();
+    if (bits_ > 8) {
+      model_.plane_type = CL_UNSIGNED_INT16;
+      for (cl_image_format f : {cl_image_format{CL_R, CL_UNSIGNED_INT16}, {CL_R, CL_UNORM_INT16},
+                                {model_.chroma_order, CL_UNSIGNED_INT16}, {model_.chroma_order, CL_UNORM_INT16}})
+        if (!supported(context_, f)) GTEST_SKIP() << "the device has no 16-bit images of the planes' formats";
+    }
+    cl_int err = CL_SUCCESS;
+    program_ = clCreateProgramWithSource(context_, 1, &kPlaneKernels, nullptr, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    ASSERT_EQ(clBuildProgram(program_, 0, nullptr, "", nullptr, nullptr), CL_SUCCESS);
+  }
+  void TearDown() override {
+    if (program_) clReleaseProgram(program_);
+    AmdPlanes::TearDown();
+  }
+
+  // A stored sample of a random (bits)-bit value; P010 keeps its 10 bits in the high ones.
+  uint16_t stored(unsigned value) const { return static_cast<uint16_t>(bits_ > 8 ? value << 6 : value); }
+  unsigned value_of(uint16_t sample) const { return bits_ > 8 ? sample >> 6 : sample; }
+  float norm() const { return bits_ > 8 ? 65535.0f : 255.0f; }
+
+  Samples random_slice(const Texture& t, unsigned seed) const {
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<unsigned> value(0, (1u << bits_) - 1);
+    Samples s(t.width * t.height * 3 / 2);
+    for (uint16_t& v : s) v = stored(value(rng));
+    return s;
+  }
+
+  // Each sample of `plane` (1: U V pairs) read by the kernel at integer and float coordinates.
+  std::vector<float> read(cl_mem plane, const Texture& t, cl_uint which) {
+    const size_t w = which ? t.width / 2 : t.width, h = which ? t.height / 2 : t.height;
+    cl_int err = CL_SUCCESS;
+    cl_kernel kernel = clCreateKernel(program_, "read_plane", &err);
+    cl_mem out = clCreateBuffer(context_, CL_MEM_WRITE_ONLY, w * h * 2 * sizeof(cl_float4), nullptr, &err);
+    clSetKernelArg(kernel, 0, sizeof plane, &plane);
+    clSetKernelArg(kernel, 1, sizeof out, &out);
+    const size_t global[2] = {w, h};
+    EXPECT_EQ(clEnqueueNDRangeKernel(queue_, kernel, 2, nullptr, global, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+    std::vector<float> values(w * h * 8, -1.0f);
+    clEnqueueReadBuffer(queue_, out, CL_TRUE, 0, values.size() * sizeof(float), values.data(), 0, nullptr, nullptr);
+    clReleaseMemObject(out);
+    clReleaseKernel(kernel);
+    return values;
+  }
+
+  void write(cl_mem plane, const Texture& t, cl_uint which, const std::vector<cl_float4>& values) {
+    const size_t w = which ? t.width / 2 : t.width, h = which ? t.height / 2 : t.height;
+    cl_int err = CL_SUCCESS;
+    cl_kernel kernel = clCreateKernel(program_, "write_plane", &err);
+    cl_mem in = clCreateBuffer(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, w * h * sizeof(cl_float4),
+                               const_cast<cl_float4*>(values.data()), &err);
+    clSetKernelArg(kernel, 0, sizeof plane, &plane);
+    clSetKernelArg(kernel, 1, sizeof in, &in);
+    const size_t global[2] = {w, h};
+    EXPECT_EQ(clEnqueueNDRangeKernel(queue_, kernel, 2, nullptr, global, nullptr, 0, nullptr, nullptr), CL_SUCCESS);
+    clFinish(queue_);
+    clReleaseMemObject(in);
+    clReleaseKernel(kernel);
+  }
+
+  // Every sample of the slice read through its two planes equals `expected` (both coordinate forms).
+  void expect_read(cl_mem luma, cl_mem chroma, const Texture& t, const Samples& expected) {
+    int wrong = 0;
+    for (cl_uint which : {0u, 1u}) {
+      const std::vector<float> got = read(which ? chroma : luma, t, which);
+      const size_t w = which ? t.width / 2 : t.width, h = which ? t.height / 2 : t.height;
+      for (size_t y = 0; y < h; ++y)
+        for (size_t x = 0; x < w; ++x)
+          for (size_t c = 0; c < (which ? 2u : 1u); ++c)
+            for (size_t form = 0; form < 2; ++form) {
+              const float v = got[((y * w + x) * 2 + form) * 4 + c];
+              const uint16_t want = expected[sample_index(t, which, x, y, c)];
+              if (!(std::fabs(v - want / norm()) <= 1e-6f) && wrong++ < 5)
+                ADD_FAILURE() << "plane " << which << " (" << x << ", " << y << ") channel " << c
+                              << (form ? " float" : " int") << " coordinates: " << v << ", expected " << want
+                              << " / " << norm();
+            }
+    }
+    EXPECT_EQ(wrong, 0);
+  }
+
+  int bits_ = 8;
+  cl_program program_ = nullptr;
+};
+
+TEST_P(AmdPlaneValues, KernelsReadTheTexturesSamplesAndTheirWritesReachIt) {
+  const Texture texture{48, 22};
+  const Samples slice0 = random_slice(texture, 1), slice1 = random_slice(texture, 2);
+  model_.memory[{&texture, 0}] = slice0;
+  model_.memory[{&texture, 1}] = slice1;
+  cl_mem luma = plane(texture, 2, CL_MEM_READ_WRITE), chroma = plane(texture, 3, CL_MEM_READ_WRITE);
+  ASSERT_TRUE(luma && chroma);
+  ASSERT_EQ(transfer(true, {luma, chroma}), CL_SUCCESS);
+  expect_read(luma, chroma, texture, slice1);
+
+  // Written back: each sample's complement (in the stored form: the 10 bits of P010 stay high).
+  Samples complement(slice1.size());
+  for (size_t i = 0; i < slice1.size(); ++i) complement[i] = stored((1u << bits_) - 1 - value_of(slice1[i]));
+  for (cl_uint which : {0u, 1u}) {
+    const size_t w = which ? texture.width / 2 : texture.width, h = which ? texture.height / 2 : texture.height;
+    std::vector<cl_float4> values(w * h);
+    for (size_t y = 0; y < h; ++y)
+      for (size_t x = 0; x < w; ++x) {
+        const float a = complement[sample_index(texture, which, x, y, 0)] / norm();
+        const float b = which ? complement[sample_index(texture, which, x, y, 1)] / norm() : 0.0f;
+        values[y * w + x] = {{a, b, 0.0f, 1.0f}};
+      }
+    write(which ? chroma : luma, texture, which, values);
+  }
+  ASSERT_EQ(transfer(false, {luma, chroma}), CL_SUCCESS);
+  clFinish(queue_);
+  EXPECT_EQ(model_.conflicts, 0);
+  EXPECT_TRUE((model_.memory[{&texture, 1}] == complement)) << "the kernel's writes reached the texture";
+  EXPECT_TRUE((model_.memory[{&texture, 0}] == slice0)) << "the other slice is untouched";
+
+  // Acquired again through one plane: the slice comes in as written.
+  ASSERT_EQ(transfer(true, {luma, chroma}), CL_SUCCESS);
+  expect_read(luma, chroma, texture, complement);
+  ASSERT_EQ(transfer(false, {chroma, luma}), CL_SUCCESS);
+  clFinish(queue_);
+  EXPECT_TRUE((model_.memory[{&texture, 1}] == complement)) << "reading changes nothing";
+}
+
+INSTANTIATE_TEST_SUITE_P(Nv12AndP010, AmdPlaneValues, ::testing::Values(8, 10),
+                         [](const ::testing::TestParamInfo<int>& info) {
+                           return info.param == 8 ? std::string("NV12") : std::string("P010");
+                         });
 
 }  // namespace
 }  // namespace clvf::detail::interop

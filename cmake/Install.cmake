@@ -1,4 +1,4 @@
-# cmake --install: the shared library, the C and C++ headers, the presets (the library embeds the
+# cmake --install: the shared library and the layer, the C and C++ headers, the presets (the library embeds the
 # filters'; chains.preset serves tools/clvf-batch, installed too), a CMake package
 # (find_package(clvf) gives clvf::detail::clvf) and a pkg-config file.
 include(GNUInstallDirs)
@@ -7,6 +7,8 @@ include(CMakePackageConfigHelpers)
 install(TARGETS clvf EXPORT clvfTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The sharing as an OpenCL layer (OPENCL_LAYERS), for programs that call no clvf* function.
+install(TARGETS clvf_layer LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/include/clvf/clvf.h ${PROJECT_SOURCE_DIR}/include/clvf/clvf.hpp
   ${PROJECT_SOURCE_DIR}/include/clvf/cl_interop.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/clvf)

@@ -7,6 +7,7 @@
 
 #include "clvf/cl_interop.h"
 #include "interop/sharing/context.hpp"
+#include "interop/sharing/next.hpp"
 #include "interop/sharing/paths.hpp"
 
 #if defined(_WIN32)
@@ -28,10 +29,10 @@ cl_platform_id context_platform(const cl_context_properties* properties, cl_uint
     if (p[0] == CL_CONTEXT_PLATFORM) return reinterpret_cast<cl_platform_id>(p[1]);
   cl_platform_id platform = nullptr;
   if (num_devices > 0 && devices && devices[0] &&
-      clGetDeviceInfo(devices[0], CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr) == CL_SUCCESS)
+      next_cl().clGetDeviceInfo(devices[0], CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr) == CL_SUCCESS)
     return platform;
   cl_uint count = 0;
-  if (clGetPlatformIDs(1, &platform, &count) != CL_SUCCESS || count == 0) return nullptr;
+  if (next_cl().clGetPlatformIDs(1, &platform, &count) != CL_SUCCESS || count == 0) return nullptr;
   return platform;
 }
 
@@ -51,15 +52,15 @@ std::string extension_string(Query&& query) {
 // The platform's extensions and its devices' (a vendor extension may be listed in either).
 std::string platform_extensions(cl_platform_id platform) {
   std::string all = extension_string([&](size_t n, void* v, size_t* r) {
-    return clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS, n, v, r);
+    return next_cl().clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS, n, v, r);
   });
   cl_uint count = 0;
-  if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &count) != CL_SUCCESS || count == 0) return all;
+  if (next_cl().clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &count) != CL_SUCCESS || count == 0) return all;
   std::vector<cl_device_id> devices(count);
-  if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, count, devices.data(), nullptr) != CL_SUCCESS) return all;
+  if (next_cl().clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, count, devices.data(), nullptr) != CL_SUCCESS) return all;
   for (cl_device_id device : devices)
     all += " " + extension_string([&](size_t n, void* v, size_t* r) {
-      return clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, n, v, r);
+      return next_cl().clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, n, v, r);
     });
   return all;
 }
@@ -133,13 +134,13 @@ CLVF_API void* CL_API_CALL clvfGetExtensionFunctionAddressForPlatform(cl_platfor
       if (path == SharingPath::emulated) return f.emulated;
       if (path == SharingPath::native_amd && f.amd) return amd_planar_functions(platform) ? f.amd : nullptr;
       std::string platform_name(platform_function_name(path, name));
-      return clGetExtensionFunctionAddressForPlatform(platform, platform_name.c_str());
+      return next_cl().clGetExtensionFunctionAddressForPlatform(platform, platform_name.c_str());
     } catch (const std::bad_alloc&) {
       return nullptr;  // no error channel: the caller sees the function as unavailable
     }
   }
 #endif
-  return clGetExtensionFunctionAddressForPlatform(platform, name);
+  return next_cl().clGetExtensionFunctionAddressForPlatform(platform, name);
 }
 
 CLVF_API cl_context CL_API_CALL clvfCreateContext(const cl_context_properties* properties, cl_uint num_devices,
@@ -150,7 +151,7 @@ CLVF_API cl_context CL_API_CALL clvfCreateContext(const cl_context_properties* p
     auto devices_of = emulated_properties(context_platform(properties, num_devices, devices));
     return create_context(properties, devices_of, kFlagProperties, open_device,
                           [&](const cl_context_properties* p, cl_int* err) {
-                            return clCreateContext(p, num_devices, devices, pfn_notify, user_data, err);
+                            return next_cl().clCreateContext(p, num_devices, devices, pfn_notify, user_data, err);
                           },
                           errcode_ret);
   } catch (const std::bad_alloc&) {
@@ -167,7 +168,7 @@ CLVF_API cl_context CL_API_CALL clvfCreateContextFromType(const cl_context_prope
     auto devices_of = emulated_properties(context_platform(properties, 0, nullptr));
     return create_context(properties, devices_of, kFlagProperties, open_device,
                           [&](const cl_context_properties* p, cl_int* err) {
-                            return clCreateContextFromType(p, device_type, pfn_notify, user_data, err);
+                            return next_cl().clCreateContextFromType(p, device_type, pfn_notify, user_data, err);
                           },
                           errcode_ret);
   } catch (const std::bad_alloc&) {

@@ -10,6 +10,7 @@
 #include "interop/sharing/create_guard.hpp"
 #include "interop/sharing/devices.hpp"
 #include "interop/sharing/image.hpp"
+#include "interop/sharing/next.hpp"
 
 namespace clvf::detail::interop {
 
@@ -135,7 +136,7 @@ cl_mem CL_API_CALL clCreateFromD3D11BufferKHR(cl_context context, cl_mem_flags f
     auto transfer = std::make_unique<StagedBuffer>(buffer, std::move(staging), desc.ByteWidth);
     SharedMem info = shared_mem(context, flags, resource, key, std::move(transfer));
     cl_int err = CL_SUCCESS;
-    cl_mem mem = clCreateBuffer(context, flags, desc.ByteWidth, nullptr, &err);
+    cl_mem mem = next_cl().clCreateBuffer(context, flags, desc.ByteWidth, nullptr, &err);
     if (mem == nullptr) return fail_mem(err, errcode_ret);
     return register_mem(registry, mem, std::move(info), errcode_ret);
   });

@@ -1,6 +1,7 @@
 #include "interop/d3d11/staging.hpp"
 
 #include "interop/com_status.hpp"
+#include "interop/sharing/next.hpp"
 
 namespace clvf::detail::interop {
 
@@ -25,7 +26,7 @@ cl_int StagedBuffer::to_cl(cl_command_queue queue, cl_mem mem) {
   if (staging_) context_->CopyResource(staging_.Get(), buffer_.Get());
   D3D11_MAPPED_SUBRESOURCE m;
   if (cl_int err = cl_code(context_->Map(mapped, 0, D3D11_MAP_READ, 0, &m)); err != CL_SUCCESS) return err;
-  cl_int err = clEnqueueWriteBuffer(queue, mem, CL_TRUE, 0, size_, m.pData, 0, nullptr, nullptr);
+  cl_int err = next_cl().clEnqueueWriteBuffer(queue, mem, CL_TRUE, 0, size_, m.pData, 0, nullptr, nullptr);
   context_->Unmap(mapped, 0);
   return err;
 }
@@ -34,7 +35,7 @@ cl_int StagedBuffer::from_cl(cl_command_queue queue, cl_mem mem) {
   ID3D11Buffer* mapped = staging_ ? staging_.Get() : buffer_.Get();
   D3D11_MAPPED_SUBRESOURCE m;
   if (cl_int err = cl_code(context_->Map(mapped, 0, D3D11_MAP_WRITE, 0, &m)); err != CL_SUCCESS) return err;
-  cl_int err = clEnqueueReadBuffer(queue, mem, CL_TRUE, 0, size_, m.pData, 0, nullptr, nullptr);
+  cl_int err = next_cl().clEnqueueReadBuffer(queue, mem, CL_TRUE, 0, size_, m.pData, 0, nullptr, nullptr);
   context_->Unmap(mapped, 0);
   if (err == CL_SUCCESS && staging_) context_->CopyResource(buffer_.Get(), staging_.Get());
   return err;
@@ -49,7 +50,7 @@ cl_int StagedTexture::to_cl(cl_command_queue queue, cl_mem mem) {
   if (cl_int err = cl_code(context_->Map(staging_.Get(), 0, D3D11_MAP_READ, 0, &m)); err != CL_SUCCESS) return err;
   const size_t origin[3] = {0, 0, 0}, region[3] = {part_.width, part_.height, part_.depth};
   const auto* plane = static_cast<const unsigned char*>(m.pData) + part_.first_row * m.RowPitch;
-  cl_int err = clEnqueueWriteImage(queue, mem, CL_TRUE, origin, region, m.RowPitch,
+  cl_int err = next_cl().clEnqueueWriteImage(queue, mem, CL_TRUE, origin, region, m.RowPitch,
                                    part_.depth > 1 ? m.DepthPitch : 0, plane, 0, nullptr, nullptr);
   context_->Unmap(staging_.Get(), 0);
   return err;
@@ -65,7 +66,7 @@ cl_int StagedTexture::from_cl(cl_command_queue queue, cl_mem mem) {
     return err;
   const size_t origin[3] = {0, 0, 0}, region[3] = {part_.width, part_.height, part_.depth};
   auto* plane = static_cast<unsigned char*>(m.pData) + part_.first_row * m.RowPitch;
-  cl_int err = clEnqueueReadImage(queue, mem, CL_TRUE, origin, region, m.RowPitch,
+  cl_int err = next_cl().clEnqueueReadImage(queue, mem, CL_TRUE, origin, region, m.RowPitch,
                                   part_.depth > 1 ? m.DepthPitch : 0, plane, 0, nullptr, nullptr);
   context_->Unmap(staging_.Get(), 0);
   if (err == CL_SUCCESS)

@@ -10,6 +10,7 @@
 #include "interop/sharing/create_guard.hpp"
 #include "interop/sharing/devices.hpp"
 #include "interop/sharing/image.hpp"
+#include "interop/sharing/next.hpp"
 
 namespace clvf::detail::interop {
 
@@ -65,8 +66,8 @@ class LockedSurface : public SharedResource {
     d3d9_plane(desc_.Format, desc_.Width, desc_.Height, size_t(locked.Pitch), plane_, &p);
     const size_t origin[3] = {0, 0, 0}, region[3] = {p.width, p.height, 1};
     auto* bits = static_cast<unsigned char*>(locked.pBits) + p.offset;
-    cl_int err = to_cl ? clEnqueueWriteImage(queue, mem, CL_TRUE, origin, region, p.pitch, 0, bits, 0, nullptr, nullptr)
-                       : clEnqueueReadImage(queue, mem, CL_TRUE, origin, region, p.pitch, 0, bits, 0, nullptr, nullptr);
+    cl_int err = to_cl ? next_cl().clEnqueueWriteImage(queue, mem, CL_TRUE, origin, region, p.pitch, 0, bits, 0, nullptr, nullptr)
+                       : next_cl().clEnqueueReadImage(queue, mem, CL_TRUE, origin, region, p.pitch, 0, bits, 0, nullptr, nullptr);
     surface_->UnlockRect();
     return err;
   }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "interop/sharing/registry.hpp"
+#include "interop/sharing/next.hpp"
 
 namespace clvf::detail::interop {
 
@@ -15,7 +16,7 @@ cl_int check_wait_list(cl_context context, cl_uint count, const cl_event* events
   for (cl_uint i = 0; i < count; ++i) {
     cl_context owner = nullptr;
     if (events[i] == nullptr ||
-        clGetEventInfo(events[i], CL_EVENT_CONTEXT, sizeof owner, &owner, nullptr) != CL_SUCCESS)
+        next_cl().clGetEventInfo(events[i], CL_EVENT_CONTEXT, sizeof owner, &owner, nullptr) != CL_SUCCESS)
       return CL_INVALID_EVENT_WAIT_LIST;
     if (owner != context) return CL_INVALID_CONTEXT;
   }
@@ -36,7 +37,7 @@ cl_int transfer(const Family& family, bool acquire, cl_command_queue queue, cl_u
   if (num_objects == 0 && objects == nullptr) return CL_SUCCESS;  // A3: nothing happens
   cl_context context = nullptr;
   if (queue == nullptr ||
-      clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof context, &context, nullptr) != CL_SUCCESS)
+      next_cl().clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof context, &context, nullptr) != CL_SUCCESS)
     return CL_INVALID_COMMAND_QUEUE;
   if ((num_objects == 0) != (objects == nullptr)) return CL_INVALID_VALUE;
   const SharedContext* shared = registry.find_context(context);
@@ -61,7 +62,7 @@ cl_int transfer(const Family& family, bool acquire, cl_command_queue queue, cl_u
 
   // The barrier orders the copies after the wait list (and, on an out-of-order queue, after
   // everything enqueued before).
-  cl_int err = clEnqueueBarrierWithWaitList(queue, num_events, wait_list, nullptr);
+  cl_int err = next_cl().clEnqueueBarrierWithWaitList(queue, num_events, wait_list, nullptr);
   for (cl_uint i = 0; i < num_objects && err == CL_SUCCESS; ++i) {
     SharedMem& mem = *mems[i];
     if (acquire && !(mem.flags & CL_MEM_WRITE_ONLY))
@@ -70,7 +71,7 @@ cl_int transfer(const Family& family, bool acquire, cl_command_queue queue, cl_u
       err = mem.resource->from_cl(queue, objects[i]);
   }
   if (err == CL_SUCCESS && event) {
-    err = clEnqueueMarkerWithWaitList(queue, 0, nullptr, event);
+    err = next_cl().clEnqueueMarkerWithWaitList(queue, 0, nullptr, event);
     if (err == CL_SUCCESS) {
       registry.add_event(*event, acquire ? family.acquire_command : family.release_command);
     } else {

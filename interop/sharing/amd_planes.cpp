@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "interop/sharing/create_guard.hpp"
+#include "interop/sharing/next.hpp"
 
 namespace clvf::detail::interop {
 
@@ -19,7 +20,7 @@ struct AmdParent {
   cl_mem image = nullptr;
   unsigned acquired_planes = 0;
   ~AmdParent() {
-    if (image) clReleaseMemObject(image);
+    if (image) next_cl().clReleaseMemObject(image);
   }
 };
 
@@ -68,12 +69,12 @@ std::shared_ptr<AmdParent> parent_for(const AmdPlanarFunctions& amd, const Paren
 // The UNORM image of a plane the driver gives as CL_UNSIGNED_INT8/16 (what KHR's planes are).
 cl_mem unorm_plane(const AmdPlanarFunctions& amd, cl_context context, cl_mem plane, cl_int* err) {
   cl_image_format format = {};
-  *err = clGetImageInfo(plane, CL_IMAGE_FORMAT, sizeof format, &format, nullptr);
+  *err = next_cl().clGetImageInfo(plane, CL_IMAGE_FORMAT, sizeof format, &format, nullptr);
   if (*err != CL_SUCCESS) return nullptr;
   switch (format.image_channel_data_type) {
     case CL_UNORM_INT8:
     case CL_UNORM_INT16:
-      clRetainMemObject(plane);
+      next_cl().clRetainMemObject(plane);
       return plane;
     case CL_UNSIGNED_INT8:
       format.image_channel_data_type = CL_UNORM_INT8;
@@ -91,7 +92,7 @@ cl_mem unorm_plane(const AmdPlanarFunctions& amd, cl_context context, cl_mem pla
 }
 
 struct MemReleaser {
-  void operator()(cl_mem mem) const { clReleaseMemObject(mem); }
+  void operator()(cl_mem mem) const { next_cl().clReleaseMemObject(mem); }
 };
 using MemHandle = std::unique_ptr<std::remove_pointer_t<cl_mem>, MemReleaser>;
 
@@ -103,7 +104,7 @@ std::map<cl_platform_id, std::optional<AmdPlanarFunctions>>& functions_by_platfo
 
 template <typename F>
 F lookup(cl_platform_id platform, const char* name) {
-  return reinterpret_cast<F>(clGetExtensionFunctionAddressForPlatform(platform, name));
+  return reinterpret_cast<F>(next_cl().clGetExtensionFunctionAddressForPlatform(platform, name));
 }
 
 }  // namespace
@@ -134,13 +135,13 @@ void set_amd_planar_functions(cl_platform_id platform, const AmdPlanarFunctions&
 cl_platform_id platform_of(cl_context context) {
   cl_device_id device = nullptr;
   size_t size = 0;
-  if (context == nullptr || clGetContextInfo(context, CL_CONTEXT_DEVICES, 0, nullptr, &size) != CL_SUCCESS ||
+  if (context == nullptr || next_cl().clGetContextInfo(context, CL_CONTEXT_DEVICES, 0, nullptr, &size) != CL_SUCCESS ||
       size < sizeof device)
     return nullptr;
   std::vector<cl_device_id> devices(size / sizeof device);
-  if (clGetContextInfo(context, CL_CONTEXT_DEVICES, size, devices.data(), nullptr) != CL_SUCCESS) return nullptr;
+  if (next_cl().clGetContextInfo(context, CL_CONTEXT_DEVICES, size, devices.data(), nullptr) != CL_SUCCESS) return nullptr;
   cl_platform_id platform = nullptr;
-  return clGetDeviceInfo(devices[0], CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr) == CL_SUCCESS
+  return next_cl().clGetDeviceInfo(devices[0], CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr) == CL_SUCCESS
              ? platform
              : nullptr;
 }
@@ -148,8 +149,8 @@ cl_platform_id platform_of(cl_context context) {
 cl_platform_id platform_of(cl_command_queue queue) {
   cl_device_id device = nullptr;
   cl_platform_id platform = nullptr;
-  if (queue == nullptr || clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr) != CL_SUCCESS ||
-      clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr) != CL_SUCCESS)
+  if (queue == nullptr || next_cl().clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof device, &device, nullptr) != CL_SUCCESS ||
+      next_cl().clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr) != CL_SUCCESS)
     return nullptr;
   return platform;
 }
@@ -180,7 +181,7 @@ cl_int amd_enqueue_transfer(const Family& family, bool acquire, cl_command_queue
     if (amd == nullptr) return CL_INVALID_COMMAND_QUEUE;
     const AmdPlanarFunctions::Enqueue driver = acquire ? amd->acquire : amd->release;
     cl_context context = nullptr;
-    if (clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof context, &context, nullptr) != CL_SUCCESS)
+    if (next_cl().clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof context, &context, nullptr) != CL_SUCCESS)
       return CL_INVALID_COMMAND_QUEUE;
 
     std::vector<cl_mem> passed;  // to the driver
@@ -213,7 +214,7 @@ cl_int amd_enqueue_transfer(const Family& family, bool acquire, cl_command_queue
       err = driver(queue, static_cast<cl_uint>(passed.size()), passed.data(), num_events, wait_list, event);
     } else {
       // Every parent is already acquired (still held) through another plane: only the ordering.
-      err = clEnqueueMarkerWithWaitList(queue, num_events, wait_list, event);
+      err = next_cl().clEnqueueMarkerWithWaitList(queue, num_events, wait_list, event);
       if (err == CL_SUCCESS && event)
         registry.add_event(*event, acquire ? family.acquire_command : family.release_command);
     }

@@ -8,6 +8,7 @@
 // behaviour.
 #include "clvf/cl_interop.h"
 #include "interop/sharing/registry.hpp"
+#include "interop/sharing/next.hpp"
 
 using namespace clvf::detail::interop;
 
@@ -71,7 +72,7 @@ CLVF_API void* CL_API_CALL clvfEnqueueMapBuffer(cl_command_queue queue, cl_mem b
   wanted.region[1] = wanted.region[2] = 1;
   wanted.write = writes(map_flags);
   return map_checked(buffer, wanted, 1, errcode_ret, [&](cl_int* err) {
-    return clEnqueueMapBuffer(queue, buffer, blocking_map, map_flags, offset, size, num_events, wait_list, event, err);
+    return next_cl().clEnqueueMapBuffer(queue, buffer, blocking_map, map_flags, offset, size, num_events, wait_list, event, err);
   });
 }
 
@@ -87,7 +88,7 @@ CLVF_API void* CL_API_CALL clvfEnqueueMapImage(cl_command_queue queue, cl_mem im
     }
   wanted.write = writes(map_flags);
   return map_checked(image, wanted, 0, errcode_ret, [&](cl_int* err) {
-    return clEnqueueMapImage(queue, image, blocking_map, map_flags, origin, region, row_pitch, slice_pitch,
+    return next_cl().clEnqueueMapImage(queue, image, blocking_map, map_flags, origin, region, row_pitch, slice_pitch,
                              num_events, wait_list, event, err);
   });
 }
@@ -96,7 +97,7 @@ CLVF_API cl_int CL_API_CALL clvfEnqueueUnmapMemObject(cl_command_queue queue, cl
                                                       cl_uint num_events, const cl_event* wait_list, cl_event* event) {
   Registry& registry = Registry::get();
   auto held = registry.lock();
-  cl_int err = clEnqueueUnmapMemObject(queue, memobj, mapped_ptr, num_events, wait_list, event);
+  cl_int err = next_cl().clEnqueueUnmapMemObject(queue, memobj, mapped_ptr, num_events, wait_list, event);
   size_t offset = 0;
   if (SharedMem* mem = registry.find_mem_or_parent(memobj, &offset); mem && err == CL_SUCCESS) {
     // Two maps of the same object may return the same pointer; an unmap ends the oldest of them.

@@ -6,6 +6,7 @@
 
 #include "clvf/cl_interop.h"
 #include "interop/sharing/registry.hpp"
+#include "interop/sharing/next.hpp"
 
 using namespace clvf::detail::interop;
 
@@ -44,9 +45,9 @@ CLVF_API cl_int CL_API_CALL clvfGetContextInfo(cl_context context, cl_context_in
   }
   if (shared && param == CL_CONTEXT_REFERENCE_COUNT)
     return reference_count(context, size, out, size_ret, [&](size_t n, void* v) {
-      return clGetContextInfo(context, param, n, v, nullptr);
+      return next_cl().clGetContextInfo(context, param, n, v, nullptr);
     });
-  return clGetContextInfo(context, param, size, out, size_ret);
+  return next_cl().clGetContextInfo(context, param, size, out, size_ret);
 }
 
 CLVF_API cl_int CL_API_CALL clvfGetMemObjectInfo(cl_mem mem, cl_mem_info param, size_t size, void* out,
@@ -58,10 +59,10 @@ CLVF_API cl_int CL_API_CALL clvfGetMemObjectInfo(cl_mem mem, cl_mem_info param, 
       return answer(it->second, size, out, size_ret);
     if (param == CL_MEM_REFERENCE_COUNT)
       return reference_count(mem, size, out, size_ret, [&](size_t n, void* v) {
-        return clGetMemObjectInfo(mem, param, n, v, nullptr);
+        return next_cl().clGetMemObjectInfo(mem, param, n, v, nullptr);
       });
   }
-  return clGetMemObjectInfo(mem, param, size, out, size_ret);
+  return next_cl().clGetMemObjectInfo(mem, param, size, out, size_ret);
 }
 
 CLVF_API cl_int CL_API_CALL clvfGetImageInfo(cl_mem image, cl_image_info param, size_t size, void* out,
@@ -71,7 +72,7 @@ CLVF_API cl_int CL_API_CALL clvfGetImageInfo(cl_mem image, cl_image_info param, 
   if (const SharedMem* shared = registry.find_mem(image))
     if (auto it = shared->image_info.find(param); it != shared->image_info.end())
       return answer(it->second, size, out, size_ret);
-  return clGetImageInfo(image, param, size, out, size_ret);
+  return next_cl().clGetImageInfo(image, param, size, out, size_ret);
 }
 
 CLVF_API cl_int CL_API_CALL clvfGetEventInfo(cl_event event, cl_event_info param, size_t size, void* out,
@@ -82,10 +83,10 @@ CLVF_API cl_int CL_API_CALL clvfGetEventInfo(cl_event event, cl_event_info param
     if (param == CL_EVENT_COMMAND_TYPE) return answer(info_bytes(*type), size, out, size_ret);
     if (param == CL_EVENT_REFERENCE_COUNT)
       return reference_count(event, size, out, size_ret, [&](size_t n, void* v) {
-        return clGetEventInfo(event, param, n, v, nullptr);
+        return next_cl().clGetEventInfo(event, param, n, v, nullptr);
       });
   }
-  return clGetEventInfo(event, param, size, out, size_ret);
+  return next_cl().clGetEventInfo(event, param, size, out, size_ret);
 }
 
 }  // extern "C"

@@ -1,4 +1,5 @@
 #include "interop/sharing/registry.hpp"
+#include "interop/sharing/next.hpp"
 
 #include <chrono>
 #include <cstdlib>
@@ -11,15 +12,15 @@ constexpr auto kCollectInterval = std::chrono::milliseconds(2);
 
 cl_uint reference_count(cl_context c) {
   cl_uint n = 0;
-  return clGetContextInfo(c, CL_CONTEXT_REFERENCE_COUNT, sizeof n, &n, nullptr) == CL_SUCCESS ? n : 0;
+  return next_cl().clGetContextInfo(c, CL_CONTEXT_REFERENCE_COUNT, sizeof n, &n, nullptr) == CL_SUCCESS ? n : 0;
 }
 cl_uint reference_count(cl_mem m) {
   cl_uint n = 0;
-  return clGetMemObjectInfo(m, CL_MEM_REFERENCE_COUNT, sizeof n, &n, nullptr) == CL_SUCCESS ? n : 0;
+  return next_cl().clGetMemObjectInfo(m, CL_MEM_REFERENCE_COUNT, sizeof n, &n, nullptr) == CL_SUCCESS ? n : 0;
 }
 cl_uint reference_count(cl_event e) {
   cl_uint n = 0;
-  return clGetEventInfo(e, CL_EVENT_REFERENCE_COUNT, sizeof n, &n, nullptr) == CL_SUCCESS ? n : 0;
+  return next_cl().clGetEventInfo(e, CL_EVENT_REFERENCE_COUNT, sizeof n, &n, nullptr) == CL_SUCCESS ? n : 0;
 }
 
 }  // namespace
@@ -32,19 +33,19 @@ Registry& Registry::get() {
 }
 
 void Registry::add_context(cl_context context, SharedContext info) {
-  clRetainContext(context);
+  next_cl().clRetainContext(context);
   contexts_[context] = std::move(info);
   start_collector_locked();
 }
 
 void Registry::add_mem(cl_mem mem, SharedMem info) {
-  clRetainMemObject(mem);
+  next_cl().clRetainMemObject(mem);
   mems_[mem] = std::move(info);
   start_collector_locked();
 }
 
 void Registry::add_event(cl_event event, cl_command_type type) {
-  clRetainEvent(event);
+  next_cl().clRetainEvent(event);
   events_[event] = type;
   start_collector_locked();
 }
@@ -64,11 +65,11 @@ SharedMem* Registry::find_mem_or_parent(cl_mem mem, size_t* offset) {
   if (SharedMem* found = find_mem(mem)) return found;
   cl_mem parent = nullptr;
   if (mem == nullptr ||
-      clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, nullptr) != CL_SUCCESS ||
+      next_cl().clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, nullptr) != CL_SUCCESS ||
       parent == nullptr)
     return nullptr;
   SharedMem* found = find_mem(parent);
-  if (found && clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof *offset, offset, nullptr) != CL_SUCCESS) *offset = 0;
+  if (found && next_cl().clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof *offset, offset, nullptr) != CL_SUCCESS) *offset = 0;
   return found;
 }
 
@@ -96,7 +97,7 @@ cl_uint Registry::own_references(const void* object) const {
 void Registry::collect_locked() {
   for (auto it = events_.begin(); it != events_.end();) {
     if (cl_uint n = reference_count(it->first); n <= 1) {
-      if (n == 1) clReleaseEvent(it->first);
+      if (n == 1) next_cl().clReleaseEvent(it->first);
       it = events_.erase(it);
     } else {
       ++it;
@@ -108,7 +109,7 @@ void Registry::collect_locked() {
       cl_mem mem = it->first;
       std::unique_ptr<SharedResource> resource = std::move(it->second.resource);
       it = mems_.erase(it);
-      if (n == 1) clReleaseMemObject(mem);
+      if (n == 1) next_cl().clReleaseMemObject(mem);
       resource.reset();
     } else {
       ++it;
@@ -119,7 +120,7 @@ void Registry::collect_locked() {
       cl_context context = it->first;
       std::function<void()> on_destroy = std::move(it->second.on_destroy);
       it = contexts_.erase(it);
-      if (n == 1) clReleaseContext(context);
+      if (n == 1) next_cl().clReleaseContext(context);
       if (on_destroy) on_destroy();
     } else {
       ++it;

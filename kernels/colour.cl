@@ -18,6 +18,7 @@
 //   LUMA_NEED0..2            colour_luma uses source component k
 //   LUMA_UP                  components 1, 2 come from a subsampled plane (resampled with
 //                            TAPS_H x TAPS_V table entries)
+//   LUMA_Y_ONLY              colour_luma stores output component 0 only (4:2:0 outputs)
 //   CHROMA_NEED0..2, CHROMA_DOWN  the same for colour_chroma (resampled from full-size planes)
 //   STORE_LUMA(x, y, q), STORE_CHROMA(x, y, q)  write a float4 of quantised output values
 //   VEC                      1: a work-item converts 16 pixels of a row, with vector loads and
@@ -149,21 +150,23 @@ float16 load16(__global const float *p, int off, int pitch, int x, int y, int ch
 // Samples x .. x + 15 of one channel of a row holding `channels` interleaved channels.
 float16 load16(__global const uchar *p, int off, int pitch, int x, int y, int channels, int c) {
   __global const uchar *row = p + off + (size_t)y * pitch + (size_t)x * channels * IN_BYTES;
+// Converted to float before the channels are picked out: float shuffles are single instructions
+// on CPUs whose byte shuffles are not (AVX-512 without VBMI).
 #if IN_BYTES == 1
   if (channels == 1) return convert_float16(vload16(0, row));
-  const uchar16 a = vload16(0, row), b = vload16(0, row + 16);
-  if (channels == 2) return convert_float16(c == 0 ? (uchar16)(a.even, b.even) : (uchar16)(a.odd, b.odd));
-  const uchar16 d = vload16(0, row + 32), e = vload16(0, row + 48);
-  return convert_float16(c == 0   ? (uchar16)(a.s048c, b.s048c, d.s048c, e.s048c)
-                         : c == 1 ? (uchar16)(a.s159d, b.s159d, d.s159d, e.s159d)
-                         : c == 2 ? (uchar16)(a.s26ae, b.s26ae, d.s26ae, e.s26ae)
-                                  : (uchar16)(a.s37bf, b.s37bf, d.s37bf, e.s37bf));
+  const float16 a = convert_float16(vload16(0, row)), b = convert_float16(vload16(0, row + 16));
+  if (channels == 2) return c == 0 ? (float16)(a.even, b.even) : (float16)(a.odd, b.odd);
+  const float16 d = convert_float16(vload16(0, row + 32)), e = convert_float16(vload16(0, row + 48));
+  return c == 0   ? (float16)(a.s048c, b.s048c, d.s048c, e.s048c)
+         : c == 1 ? (float16)(a.s159d, b.s159d, d.s159d, e.s159d)
+         : c == 2 ? (float16)(a.s26ae, b.s26ae, d.s26ae, e.s26ae)
+                  : (float16)(a.s37bf, b.s37bf, d.s37bf, e.s37bf);
 #else  // 16-bit samples: planes are 2-byte aligned (checked when a frame is bound)
   __global const ushort *r = (__global const ushort *)row;
   const ushort16 a = vload16(0, r);
   if (channels == 1) return convert_float16(a >> (ushort)IN_SHIFT);
-  const ushort16 b = vload16(0, r + 16);
-  return convert_float16((c == 0 ? (ushort16)(a.even, b.even) : (ushort16)(a.odd, b.odd)) >> (ushort)IN_SHIFT);
+  const float16 fa = convert_float16(a >> (ushort)IN_SHIFT), fb = convert_float16(vload16(0, r + 16) >> (ushort)IN_SHIFT);
+  return c == 0 ? (float16)(fa.even, fb.even) : (float16)(fa.odd, fb.odd);
 #endif
 }
 #endif
@@ -297,7 +300,22 @@ __kernel void colour_luma(COLOUR_ARGS) {
   if (fast[block]) {
     float16 c0 = 0.0f, c1 = 0.0f, c2 = 0.0f;
     if (LUMA_NEED0) c0 = LOAD16_0(x0, y);
-#if LUMA_UP
+#if LUMA_UP && LUMA_Y_ONLY
+    {
+      // Only Y is stored: its two chroma terms are one linear combination, resampled once.
+      const int base = hoff[x0] - EVEN_SHIFT, y0 = voff[y];
+      float16 mix = 0.0f;
+      for (int j = 0; j < TAPS_V; ++j) {
+        float16 row = 0.0f;
+        if (LUMA_NEED1) row += m.s1 * LOAD16_1(base, y0 + j);
+        if (LUMA_NEED2) row += m.s2 * LOAD16_2(base, y0 + j);
+        mix += vw[y * TAPS_V + j] * row;
+      }
+      const float16 q0 = Q16(m.s0 * c0 + upsample16(mix, pw) + m.s3, thresholds16(y));
+      STORE_LUMA16(x0, y, q0, q0, q0, (float16)(ALPHA));
+      return;
+    }
+#elif LUMA_UP
     const int base = hoff[x0] - EVEN_SHIFT, y0 = voff[y];
     for (int j = 0; j < TAPS_V; ++j) {
       const float wv = vw[y * TAPS_V + j];

@@ -258,6 +258,7 @@ std::string Colorspace::variant_source(bool luma, bool resample, const VectorPla
     define(fmt::format("CHROMA_NEED{}", j), int(chroma_need[j]));
   }
   define("LUMA_UP", int(luma && resample));
+  define("LUMA_Y_ONLY", int(dst_sub));
   define("CHROMA_DOWN", int(!luma && resample));
   define("TAPS_H", resample ? th.stride : 1);
   define("TAPS_V", resample ? tv.stride : 1);

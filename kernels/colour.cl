@@ -13,6 +13,7 @@
 //   IN_SHIFT, OUT_SHIFT      value = stored >> SHIFT (P010: 6)
 //   OUT_MAX                  the largest output value
 //   DITHER                   1: ordered (Bayer 16x16) thresholds, 0: round to nearest
+//   BAYER16_TABLE            with DITHER: the 256 thresholds' initialiser
 //   READ0..READ3(x, y)       source component 0-3 (Y U V A or R G B A) at a pixel of its plane
 //   ALPHA                    the alpha written when the source has none (OUT_MAX)
 //   LUMA_NEED0..2            colour_luma uses source component k
@@ -83,13 +84,11 @@ float read_buffer(__global const uchar *p, int off, int pitch, int lane, int y) 
   } while (0)
 
 // ---- writing ----
-// Bayer 16x16 threshold in (0, 1): bits of x^y and y interleaved, least significant first.
-float bayer16(int x, int y) {
-  const uint a = (uint)(x ^ y), b = (uint)y;
-  uint v = 0;
-  for (int k = 0; k < 4; ++k) v = (v << 2) | (((a >> k) & 1u) << 1) | ((b >> k) & 1u);
-  return ((float)v + 0.5f) / 256.0f;
-}
+#if DITHER
+// Bayer 16x16 thresholds in (0, 1), [y % 16][x % 16] (made by the host: colorspace.cpp).
+__constant float bayer16_table[256] = BAYER16_TABLE;
+float bayer16(int x, int y) { return bayer16_table[(y & 15) * 16 + (x & 15)]; }
+#endif
 
 float4 quantise(float4 v, int x, int y) {
 #if DITHER
@@ -199,14 +198,10 @@ float16 upsample16(float16 v, __global const float *pw) {
   return (float16)(e.s0, o.s0, e.s1, o.s1, e.s2, o.s2, e.s3, o.s3, e.s4, o.s4, e.s5, o.s5, e.s6, o.s6, e.s7, o.s7);
 }
 
-// The thresholds of pixels 16k .. 16k + 15 of row y (bayer16 on 16 lanes).
+// The thresholds of pixels 16k .. 16k + 15 of row y.
 float16 thresholds16(int y) {
 #if DITHER
-  const uint16 a = (uint16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15) ^ (uint)y;
-  const uint b = (uint)y;
-  uint16 v = 0;
-  for (int k = 0; k < 4; ++k) v = (v << 2) | (((a >> k) & 1u) << 1) | ((b >> k) & 1u);
-  return (convert_float16(v) + 0.5f) / 256.0f;
+  return vload16(y & 15, bayer16_table);
 #else
   return 0.5f;
 #endif

@@ -91,6 +91,21 @@ std::string store16_statements(const PixelFormat& f, bool image, int sub) {
   return s;
 }
 
+// The ordered-dither thresholds in (0, 1), row-major [y % 16][x % 16], as an initialiser list:
+// bits of x ^ y and y interleaved, least significant first (a 16x16 Bayer matrix). The kernels
+// read them from a table: computing them took a quarter of a dithered pass on CPUs.
+std::string bayer16_table() {
+  std::string out = "{";
+  for (unsigned y = 0; y < 16; ++y)
+    for (unsigned x = 0; x < 16; ++x) {
+      const unsigned a = x ^ y;
+      unsigned v = 0;
+      for (unsigned k = 0; k < 4; ++k) v = (v << 2) | (((a >> k) & 1u) << 1) | ((y >> k) & 1u);
+      out += fmt::format("{}{}.5f / 256.0f", x + y ? ", " : "", v);
+    }
+  return out + "}";
+}
+
 // Which 16-pixel blocks of a row may take the vector code, and with what horizontal pattern.
 
 // Direct reads: every whole block. Resampling 2x: the blocks whose table rows repeat the
@@ -234,6 +249,7 @@ std::string Colorspace::variant_source(bool luma, bool resample, const VectorPla
   define("OUT_MAX", out.max_value());
   define("ALPHA", fmt::format("{}.0f", out.max_value()));
   define("DITHER", int(dither_));
+  if (dither_) define("BAYER16_TABLE", bayer16_table());
   define("VEC", int(vec != nullptr));
   define("EVEN_SHIFT", vec ? vec->even_shift : 0);
   define("ODD_SHIFT", vec ? vec->odd_shift : 0);

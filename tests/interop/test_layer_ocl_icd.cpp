@@ -3,13 +3,16 @@
 // below goes through it. Without Direct3D the layer has no extension to add; what is checked is
 // that the loader takes it, that its checks apply (an interop property's bad value refused, which
 // PoCL alone accepts), and that everything else, clvf's own calls included, reaches the platform
-// without coming back through the layer.
+// without coming back through the layer. The program also links libclvf (as ffmpeg with the clvf
+// filters does), whose copy of the same code must not capture the layer's calls.
 #include <CL/cl_layer.h>
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <cstring>
+
+#include "clvf/cl_interop.h"
 
 namespace {
 
@@ -122,6 +125,25 @@ TEST(LayerUnderOclIcd, EverythingElseReachesThePlatform) {
   EXPECT_EQ(clReleaseMemObject(image), CL_SUCCESS);
   EXPECT_EQ(clReleaseMemObject(buffer), CL_SUCCESS);
   EXPECT_EQ(clReleaseCommandQueue(queue), CL_SUCCESS);
+  EXPECT_EQ(clReleaseContext(context), CL_SUCCESS);
+}
+
+// libclvf's own entry points beside the layer's: each keeps to its own copy (a layer call bound
+// to the library's copy would come back through the loader into the layer, without end).
+TEST(LayerUnderOclIcd, TheLibraryInTheSameProcessKeepsToItself) {
+  cl_platform_id platform = first_platform();
+  const cl_context_properties bad[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform),
+                                       CL_CONTEXT_INTEROP_USER_SYNC, 7, 0};
+  cl_int err = CL_SUCCESS;
+  EXPECT_EQ(clvfCreateContextFromType(bad, CL_DEVICE_TYPE_ALL, nullptr, nullptr, &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_PROPERTY);
+  const cl_context_properties good[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform), 0};
+  cl_context context = clvfCreateContextFromType(good, CL_DEVICE_TYPE_ALL, nullptr, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  size_t size = 0;
+  EXPECT_EQ(clvfGetContextInfo(context, CL_CONTEXT_PROPERTIES, 0, nullptr, &size), CL_SUCCESS);
+  EXPECT_EQ(clGetContextInfo(context, CL_CONTEXT_PROPERTIES, 0, nullptr, &size), CL_SUCCESS);
+  EXPECT_EQ(size, sizeof good);
   EXPECT_EQ(clReleaseContext(context), CL_SUCCESS);
 }
 

@@ -11,22 +11,6 @@ namespace clvf::detail::test {
 
 namespace {
 
-std::string platform_name(cl_platform_id p) {
-  char name[256] = {};
-  clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name - 1, name, nullptr);
-  return name;
-}
-
-cl_platform_id find_platform() {
-  cl_platform_id platforms[8];
-  cl_uint count = 0;
-  if (clGetPlatformIDs(8, platforms, &count) != CL_SUCCESS || count == 0) return nullptr;
-  const char* wanted = std::getenv("CLVF_TEST_PLATFORM");
-  for (cl_uint i = 0; i < count; ++i)
-    if (!wanted || platform_name(platforms[i]).find(wanted) != std::string::npos) return platforms[i];
-  return nullptr;
-}
-
 template <typename F>
 F function(const char* name) {
   return reinterpret_cast<F>(clvfGetExtensionFunctionAddressForPlatform(test_platform(), name));
@@ -35,7 +19,7 @@ F function(const char* name) {
 }  // namespace
 
 cl_platform_id test_platform() {
-  static cl_platform_id platform = find_platform();
+  static cl_platform_id platform = find_test_platform();
   return platform;
 }
 

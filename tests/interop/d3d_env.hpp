@@ -15,6 +15,7 @@
 #include <memory>
 #include <vector>
 
+#include "cl_formats.hpp"
 #include "clvf/cl_interop.h"
 
 namespace clvf::detail::test {

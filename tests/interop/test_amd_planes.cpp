@@ -207,8 +207,8 @@ cl_uint references(cl_mem mem) {
 class AmdPlanes : public ::testing::Test {
  protected:
   void SetUp() override {
-    cl_platform_id platform = nullptr;
-    ASSERT_EQ(clGetPlatformIDs(1, &platform, nullptr), CL_SUCCESS);
+    const cl_platform_id platform = test::find_test_platform();
+    ASSERT_NE(platform, nullptr) << "no OpenCL platform matches CLVF_TEST_PLATFORM";
     cl_device_id device = nullptr;
     ASSERT_EQ(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr), CL_SUCCESS);
     cl_int err = CL_SUCCESS;

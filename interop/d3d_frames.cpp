@@ -11,6 +11,7 @@
 #include "runtime/scratch.hpp"
 
 #if defined(_WIN32)
+#include "interop/d3d11/dxgi_formats.hpp"
 #include "interop/dx9/d3d9_formats.hpp"
 
 using clvf::detail::interop::d3d9_plane;
@@ -127,7 +128,8 @@ D3DFrames::Imported& D3DFrames::import(const clvf_frame& frame) {
     imported_.erase(oldest);
   }
   std::vector<cl_mem> planes;
-  Imported entry{{}, now};
+  Imported entry;
+  entry.last_used = now;
   size_t failed = 0;  // the plane a create failed on
   const bool d3d11 = storage_ == CLVF_STORAGE_D3D11;
   const bool copy_first = d3d11 && !output_ && device_->settings().d3d11_copy_inputs;
@@ -166,6 +168,16 @@ D3DFrames::Imported& D3DFrames::import(const clvf_frame& frame) {
       unshared = false;  // the copy had the flag: the hint below would mislead
     }
   }
+  // A format the driver does not share (NVIDIA's sharing has no planar formats): staged.
+  if (d3d11 && err == CL_INVALID_IMAGE_FORMAT_DESCRIPTOR) {
+    entry.copy.Reset();
+    err = stage_planes(static_cast<ID3D11Texture2D*>(frame.d3d_resource), key.second, planes, entry.staged, failed);
+    if (err != CL_SUCCESS)
+      throw Error(err == CL_OUT_OF_HOST_MEMORY ? CLVF_ERROR_OUT_OF_MEMORY : CLVF_ERROR_OPENCL,
+                  fmt::format("{} D3D11 frame, plane {}: the driver does not share the texture's format, and staging "
+                              "it through host memory failed: {}",
+                              which_, failed, cl_error_message("clCreateImage or CreateTexture2D", err)));
+  }
   if (err != CL_SUCCESS) {
     throw Error(err == CL_OUT_OF_HOST_MEMORY ? CLVF_ERROR_OUT_OF_MEMORY : CLVF_ERROR_INVALID_ARGUMENT,
                 fmt::format("{} {} frame, plane {}: {}{}", which_, storage_name(storage_), failed,
@@ -177,6 +189,48 @@ D3DFrames::Imported& D3DFrames::import(const clvf_frame& frame) {
   }
   entry.planes = std::move(planes);
   return imported_[key] = std::move(entry);
+}
+
+// Slice `slice` of `texture` as images of clvf's (one per plane) with what moves each through one
+// staging texture; all or none: otherwise the error, and in `failed` the plane.
+cl_int D3DFrames::stage_planes(ID3D11Texture2D* texture, unsigned slice, std::vector<cl_mem>& planes,
+                               std::vector<std::unique_ptr<interop::StagedTexture>>& staged, size_t& failed) {
+  D3D11_TEXTURE2D_DESC desc;
+  texture->GetDesc(&desc);
+  interop::PlaneFormat formats[2];
+  const unsigned count = interop::dxgi_planes(desc.Format, formats);
+  failed = 0;
+  if (count == 0 || slice >= desc.ArraySize) return CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+  D3D11_TEXTURE2D_DESC s = desc;
+  s.MipLevels = s.ArraySize = 1;
+  s.SampleDesc = {1, 0};
+  s.Usage = D3D11_USAGE_STAGING;
+  s.BindFlags = s.MiscFlags = 0;
+  s.CPUAccessFlags = D3D11_CPU_ACCESS_READ | D3D11_CPU_ACCESS_WRITE;
+  Microsoft::WRL::ComPtr<ID3D11Device> device;
+  Microsoft::WRL::ComPtr<ID3D11Texture2D> staging;
+  texture->GetDevice(&device);
+  if (FAILED(device->CreateTexture2D(&s, nullptr, &staging))) return CL_OUT_OF_RESOURCES;
+  for (unsigned p = 0; p < count; ++p) {
+    cl_image_desc image = {};
+    image.image_type = CL_MEM_OBJECT_IMAGE2D;
+    image.image_width = desc.Width / formats[p].subsampling;
+    image.image_height = desc.Height / formats[p].subsampling;
+    cl_int err = CL_SUCCESS;
+    cl_mem mem = clCreateImage(device_->context()(), CL_MEM_READ_WRITE, &formats[p].format, &image, nullptr, &err);
+    if (mem == nullptr) {
+      failed = p;
+      for (cl_mem m : planes) clReleaseMemObject(m);
+      planes.clear();
+      staged.clear();
+      return err == CL_SUCCESS ? CL_OUT_OF_RESOURCES : err;
+    }
+    planes.push_back(mem);
+    const interop::TexturePart part = {D3D11CalcSubresource(0, slice, desc.MipLevels), image.image_width,
+                                       image.image_height, 1, p ? desc.Height : 0, count == 2};
+    staged.push_back(std::make_unique<interop::StagedTexture>(texture, staging, part));
+  }
+  return CL_SUCCESS;
 }
 
 // The planes of `resource` (slice `slice` of a D3D11 texture), all or none: otherwise the error,
@@ -219,6 +273,22 @@ clvf_frame D3DFrames::acquire(const clvf_frame& frame) {
   const cl_command_queue queue = device_->queue()();
   using Clock = std::chrono::steady_clock;
   const Clock::time_point t0 = Clock::now();
+  clvf_frame out{};
+  out.storage = CLVF_STORAGE_CL_IMAGE;
+  for (size_t i = 0; i < planes.size(); ++i) out.planes[i].mem = planes[i];
+  if (!entry.staged.empty()) {  // Map waits for Direct3D's work on the texture
+    for (size_t i = 0; i < planes.size(); ++i) {
+      if (output_) {
+        staged_out_.emplace_back(entry.staged[i].get(), planes[i]);
+        continue;
+      }
+      if (cl_int err = entry.staged[i]->to_cl(queue, planes[i]); err != CL_SUCCESS)
+        throw cl::Error(err, "staging a D3D11 frame through host memory (Map, clEnqueueWriteImage)");
+    }
+    ++frames_, ++staged_frames_;
+    wait_ms_ += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    return out;
+  }
   if (entry.copy) {
     auto* texture = static_cast<ID3D11Texture2D*>(frame.d3d_resource);
     D3D11_TEXTURE2D_DESC desc;
@@ -243,14 +313,18 @@ clvf_frame D3DFrames::acquire(const clvf_frame& frame) {
     throw cl::Error(err, storage_ == CLVF_STORAGE_D3D11 ? "clEnqueueAcquireD3D11ObjectsKHR"
                                                         : "clEnqueueAcquireDX9MediaSurfacesKHR");
   acquired_ = planes;
-  clvf_frame out{};
-  out.storage = CLVF_STORAGE_CL_IMAGE;
-  for (size_t i = 0; i < planes.size(); ++i) out.planes[i].mem = planes[i];
   return out;
 }
 
 void D3DFrames::release() {
   if (buffers_) return copy_out();
+  if (!staged_out_.empty()) {  // after the operation's work: the reads are blocking, on its queue
+    std::vector<std::pair<interop::StagedTexture*, cl_mem>> staged = std::move(staged_out_);
+    staged_out_.clear();
+    for (auto& [mover, mem] : staged)
+      if (cl_int err = mover->from_cl(device_->queue()(), mem); err != CL_SUCCESS)
+        throw cl::Error(err, "staging a D3D11 frame through host memory (clEnqueueReadImage, Unmap)");
+  }
   if (acquired_.empty()) return;
   std::vector<cl_mem> planes = std::move(acquired_);
   acquired_.clear();
@@ -266,8 +340,10 @@ std::string D3DFrames::profile_report() const {
   if (!device_->profiling() || frames_ == 0) return {};
   const double n = static_cast<double>(frames_);
   return fmt::format("{} {:<18} {:5} frames  mean {:8.4f} ms waiting for Direct3D (copies into shareable textures "
-                     "included: {} frames), {:8.4f} ms in the acquire call\n",
-                     storage_name(storage_), which_, frames_, wait_ms_ / n, copied_frames_, acquire_ms_ / n);
+                     "included: {} frames; staged through host memory, the driver sharing no such textures: {} "
+                     "frames), {:8.4f} ms in the acquire call\n",
+                     storage_name(storage_), which_, frames_, wait_ms_ / n, copied_frames_, staged_frames_,
+                     acquire_ms_ / n);
 }
 
 // Buffers mode. Where the device shares host memory, the locked surface's planes are wrapped

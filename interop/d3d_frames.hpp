@@ -5,6 +5,10 @@
 // decoder made a new pool: the old one's memory is given back), acquired for each frame, released
 // after it. The operation sees CL_IMAGE storage.
 // Before each acquire, the frame's Direct3D device is waited for (interop/d3d_idle.hpp).
+// A D3D11 texture whose format the driver does not share (CL_INVALID_IMAGE_FORMAT_DESCRIPTOR:
+// NVIDIA's cl_nv_d3d11_sharing has no planar formats, so no NV12 or P010) is staged instead: its
+// planes are images of clvf's, filled from the texture through a staging copy in host memory at
+// each acquire (outputs: written back at release).
 // A device without the planes' image formats (Debian's PoCL has no CL_RG for NV12's chroma) gets
 // DXVA2 frames through buffers instead, and the operation sees CL_BUFFER storage: where the device
 // shares host memory, the locked surface itself (no copy); elsewhere one copy each way per plane
@@ -18,6 +22,7 @@
 #include "clvf/clvf.h"
 #include "interop/shared_frames.hpp"
 #if defined(_WIN32)
+#include "interop/d3d11/staging.hpp"
 #include "interop/d3d_idle.hpp"
 #endif
 #include "runtime/device.hpp"
@@ -64,10 +69,18 @@ class D3DFrames : public SharedFrames {
     // A D3D11 input the driver would not share (made without D3D11_RESOURCE_MISC_SHARED): the
     // planes are those of this shareable texture, into which the frame is copied on the GPU.
     Microsoft::WRL::ComPtr<ID3D11Texture2D> copy;
+    // A texture the driver does not share: per plane, what moves it between the texture and the
+    // image in `planes` (through host memory).
+    std::vector<std::unique_ptr<interop::StagedTexture>> staged;
 #endif
   };
   Imported& import(const clvf_frame& frame);
   cl_int create_planes(void* resource, unsigned slice, std::vector<cl_mem>& planes, size_t& failed);
+#if defined(_WIN32)
+  cl_int stage_planes(ID3D11Texture2D* texture, unsigned slice, std::vector<cl_mem>& planes,
+                      std::vector<std::unique_ptr<interop::StagedTexture>>& staged, size_t& failed);
+  std::vector<std::pair<interop::StagedTexture*, cl_mem>> staged_out_;  // staged output planes to write back
+#endif
   std::map<std::pair<void*, unsigned>, Imported> imported_;  // by (resource, slice)
   long acquires_ = 0;
   std::vector<cl_mem> acquired_;
@@ -80,7 +93,7 @@ class D3DFrames : public SharedFrames {
 #if defined(_WIN32)
   D3DIdle idle_;  // before each acquire through the sharing functions
 #endif
-  long frames_ = 0, copied_frames_ = 0;
+  long frames_ = 0, copied_frames_ = 0, staged_frames_ = 0;
   double wait_ms_ = 0, acquire_ms_ = 0;
   void* create_ = nullptr;
   void* acquire_ = nullptr;

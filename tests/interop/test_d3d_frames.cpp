@@ -6,6 +6,7 @@
 
 #include "clvf/clvf.hpp"
 #include "d3d_env.hpp"
+#include "nv_driver_model.hpp"
 
 namespace clvf::detail::test {
 namespace {
@@ -405,6 +406,67 @@ TEST(D3D11Frames, InputsCopiedIntoShareableTexturesGiveTheSameFrames) {
   EXPECT_NE(profile.find("copies into shareable textures included: 12 frames"), std::string::npos) << profile;
   EXPECT_NE(profile.find("copies into shareable textures included: 0 frames"), std::string::npos)
       << "outputs are never copied: " << profile;
+}
+
+// On NVIDIA's sharing (a model of its driver: tests/interop/nv_driver_model.hpp), clvf takes the
+// driver's NV functions; a texture whose format the driver does not share is staged through host
+// memory, frame after frame, and the other side of the operation stays shared. NV12 and P010 are
+// the formats NVIDIA's table lacks; here the model also lacks BGRA (source) or RGBA (destination),
+// because this Direct3D 11 (Wine) does not copy NV12 faithfully and PoCL has no CL_RG for its
+// chroma: the path taken is the same one.
+class NvidiaD3D11Frames : public ::testing::TestWithParam<DXGI_FORMAT> {};
+
+TEST_P(NvidiaD3D11Frames, FormatsTheDriverDoesNotShareAreStagedThroughHostMemory) {
+  const UINT w = 40, h = 24, slices = 3;
+  NvDriverModel nvidia;
+  nvidia.refused.insert(GetParam());
+  const bool source_staged = GetParam() == DXGI_FORMAT_B8G8R8A8_UNORM;
+  D3D11Swap op;
+  ASSERT_NO_FATAL_FAILURE(op.open(w, h));
+  auto src = make_texture(op.device.Get(), w, h, DXGI_FORMAT_B8G8R8A8_UNORM, 1, slices);
+  auto dst = make_texture(op.device.Get(), w, h, DXGI_FORMAT_R8G8B8A8_UNORM);
+  for (int frame = 0; frame < 12; ++frame) {
+    const UINT slice = frame % slices;
+    const Bytes in = random_bytes(w * h * 4, 1100 + frame);
+    op.ctx->UpdateSubresource(src.Get(), slice, nullptr, in.data(), w * 4, 0);
+    clvf_frame s{}, d{};
+    s.storage = d.storage = CLVF_STORAGE_D3D11;
+    s.d3d_resource = src.Get();
+    s.d3d_subresource = slice;
+    d.d3d_resource = dst.Get();
+    ASSERT_EQ(clvf_colorspace_process(op.convert, &s, &d), CLVF_OK) << clvf_last_error();
+    ASSERT_EQ(read_subresource(op.device.Get(), dst.Get(), 0, w * 4, h), D3D11Swap::expected(in)) << "frame " << frame;
+  }
+  EXPECT_GE(nvidia.textures_refused, 1) << "the driver's function was asked";
+  EXPECT_GE(nvidia.textures_shared, 1) << "the other side went to the driver and was shared";
+  const std::string profile = clvf_colorspace_profile(op.convert);
+  const std::string staged = "staged through host memory, the driver sharing no such textures: ";
+  const size_t source = profile.find("D3D11 source"), destination = profile.find("D3D11 destination");
+  ASSERT_NE(source, std::string::npos) << profile;
+  ASSERT_NE(destination, std::string::npos) << profile;
+  EXPECT_NE(profile.find(staged + (source_staged ? "12" : "0") + " frames", source), std::string::npos) << profile;
+  EXPECT_NE(profile.find(staged + (source_staged ? "0" : "12") + " frames", destination), std::string::npos)
+      << profile;
+}
+
+INSTANTIATE_TEST_SUITE_P(SourceOrDestination, NvidiaD3D11Frames,
+                         ::testing::Values(DXGI_FORMAT_B8G8R8A8_UNORM, DXGI_FORMAT_R8G8B8A8_UNORM),
+                         [](const auto& info) {
+                           return std::string(info.param == DXGI_FORMAT_B8G8R8A8_UNORM ? "Source" : "Destination");
+                         });
+
+// With the model, the KHR names lead to the driver's NV functions; DX9 stays clvf's emulation.
+TEST(NvidiaD3D11Paths, KhrNamesLeadToTheDriversNvFunctions) {
+  const cl_platform_id platform = test_platform();
+  ASSERT_NE(platform, nullptr);
+  void* emulated = clvfGetExtensionFunctionAddressForPlatform(platform, "clCreateFromD3D11Texture2DKHR");
+  void* dx9 = clvfGetExtensionFunctionAddressForPlatform(platform, "clCreateFromDX9MediaSurfaceKHR");
+  NvDriverModel nvidia;
+  void* nv = clvfGetExtensionFunctionAddressForPlatform(platform, "clCreateFromD3D11Texture2DKHR");
+  EXPECT_NE(nv, nullptr);
+  EXPECT_NE(nv, emulated) << "the model's clCreateFromD3D11Texture2DNV, not the emulation";
+  EXPECT_EQ(clvfGetExtensionFunctionAddressForPlatform(platform, "clCreateFromDX9MediaSurfaceKHR"), dx9)
+      << "DX9 media sharing stays emulated (NVIDIA has no cl_khr_dx9_media_sharing)";
 }
 
 // A texture the sharing functions refuse (here: a subresource it does not have) is named with the

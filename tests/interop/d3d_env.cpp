@@ -82,6 +82,16 @@ ComPtr<IDirect3DDevice9Ex> make_d3d9ex_device() {
   return device;
 }
 
+std::vector<DX9Adapter> dx9_adapters(IDirect3DDevice9Ex* device, ComPtr<IDirect3DDeviceManager9>& manager) {
+  UINT token = 0;
+  manager.Reset();
+  if (FAILED(DXVA2CreateDirect3DDeviceManager9(&token, &manager)) || FAILED(manager->ResetDevice(device, token)))
+    return {};
+  return {{CL_CONTEXT_ADAPTER_D3D9_KHR, device, CL_ADAPTER_D3D9_KHR, "D3D9"},
+          {CL_CONTEXT_ADAPTER_D3D9EX_KHR, device, CL_ADAPTER_D3D9EX_KHR, "D3D9Ex"},
+          {CL_CONTEXT_ADAPTER_DXVA_KHR, manager.Get(), CL_ADAPTER_DXVA_KHR, "DXVA"}};
+}
+
 ULONG ref_count(IUnknown* object) {
   object->AddRef();
   return object->Release();

@@ -45,6 +45,16 @@ const Sharing& sharing();
 ComPtr<ID3D11Device> make_d3d11_device();
 ComPtr<IDirect3DDevice9Ex> make_d3d9ex_device();
 
+// The three ways a DX9 media context names its adapter for one device: D3D9 and D3D9Ex (the device
+// itself) and DXVA (a device manager reset to it, made here and kept in `manager`).
+struct DX9Adapter {
+  cl_context_properties key;
+  IUnknown* object;
+  cl_dx9_media_adapter_type_khr type;
+  const char* name;
+};
+std::vector<DX9Adapter> dx9_adapters(IDirect3DDevice9Ex* device, ComPtr<IDirect3DDeviceManager9>& manager);
+
 // The object's COM reference count, read through AddRef/Release.
 ULONG ref_count(IUnknown* object);
 // Polls `condition` for up to a second: the registry releases what the application dropped

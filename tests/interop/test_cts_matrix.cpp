@@ -238,21 +238,12 @@ TEST(CtsMatrixDX9, SurfacesOfEveryAdapterContextFormatAndSync) {
   auto d9 = make_d3d9ex_device();
   ASSERT_TRUE(d9);
   ComPtr<IDirect3DDeviceManager9> manager;
-  UINT token = 0;
-  ASSERT_TRUE(SUCCEEDED(DXVA2CreateDirect3DDeviceManager9(&token, &manager)));
-  ASSERT_TRUE(SUCCEEDED(manager->ResetDevice(d9.Get(), token)));
-  struct Adapter {
-    cl_context_properties key;
-    IUnknown* object;
-    cl_dx9_media_adapter_type_khr type;
-    const char* name;
-  } adapters[] = {{CL_CONTEXT_ADAPTER_D3D9_KHR, d9.Get(), CL_ADAPTER_D3D9_KHR, "D3D9"},
-                  {CL_CONTEXT_ADAPTER_D3D9EX_KHR, d9.Get(), CL_ADAPTER_D3D9EX_KHR, "D3D9Ex"},
-                  {CL_CONTEXT_ADAPTER_DXVA_KHR, manager.Get(), CL_ADAPTER_DXVA_KHR, "DXVA"}};
+  const std::vector<DX9Adapter> adapters = dx9_adapters(d9.Get(), manager);
+  ASSERT_EQ(adapters.size(), 3u) << "a DXVA2 device manager for the device";
   const UINT w = 34, h = 18;
   const Sharing& s = sharing();
   int planes_ran = 0, planes_unsupported = 0;
-  for (const Adapter& a : adapters)
+  for (const DX9Adapter& a : adapters)
     for (bool from_type : {false, true})
       for (D3DFORMAT format : {kNV12, kYV12})
         for (cl_context_properties user_sync : {CL_FALSE, CL_TRUE}) {

@@ -42,24 +42,16 @@ class DX9Surface : public ::testing::Test {
 
 TEST_F(DX9Surface, M1_EveryAdapterTypeMakesAContextAndSharesSurfaces) {
   ComPtr<IDirect3DDeviceManager9> manager;
-  UINT token = 0;
-  ASSERT_TRUE(SUCCEEDED(DXVA2CreateDirect3DDeviceManager9(&token, &manager)));
-  ASSERT_TRUE(SUCCEEDED(manager->ResetDevice(device.Get(), token)));
-  struct Case {
-    cl_context_properties key;
-    IUnknown* adapter;
-    cl_dx9_media_adapter_type_khr type;
-  } cases[] = {{CL_CONTEXT_ADAPTER_D3D9_KHR, device.Get(), CL_ADAPTER_D3D9_KHR},
-               {CL_CONTEXT_ADAPTER_D3D9EX_KHR, device.Get(), CL_ADAPTER_D3D9EX_KHR},
-               {CL_CONTEXT_ADAPTER_DXVA_KHR, manager.Get(), CL_ADAPTER_DXVA_KHR}};
+  const std::vector<DX9Adapter> cases = dx9_adapters(device.Get(), manager);
+  ASSERT_EQ(cases.size(), 3u) << "a DXVA2 device manager for the device";
   auto surface = make_surface(device.Get(), 32, 16, kNV12);
-  for (const Case& c : cases) {
-    Context ctx({c.key, reinterpret_cast<cl_context_properties>(c.adapter)});
-    ASSERT_NE(ctx.get(), nullptr) << c.type;
+  for (const DX9Adapter& c : cases) {
+    Context ctx({c.key, reinterpret_cast<cl_context_properties>(c.object)});
+    ASSERT_NE(ctx.get(), nullptr) << c.name;
     cl_dx9_surface_info_khr i = {surface.Get(), nullptr};
     cl_int err = -1;
     cl_mem image = sharing().create_surface(ctx.get(), CL_MEM_READ_WRITE, c.type, &i, 0, &err);
-    EXPECT_EQ(err, CL_SUCCESS) << c.type;
+    EXPECT_EQ(err, CL_SUCCESS) << c.name;
     if (image) clReleaseMemObject(image);
   }
   cl_int err = 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): frames per second of colorspace_clvf and of FFmpeg's CPU converters
-# (zscale, colorspace) for 1080p BT.601 -> BT.709, P010 -> NV12, and P010 -> 720p NV12 with the
-# scale in the same filter. One run, same machine, same
+# (zscale, colorspace) for 1080p BT.601 -> BT.709, P010 -> NV12, P010 -> 720p NV12 with the
+# scale in the same filter, and 4K P010 -> 1080p NV12 likewise. One run, same machine, same
 # source (bench/fps_lib.sh: steady-state fps, and the seconds to the first frames); ratios to zscale
 # on the same source format.
 #   bash bench/colour_fps.sh [frames]      CLVF_DEVICE picks the OpenCL device (default: default)
@@ -11,7 +11,7 @@ source "$(dirname "$0")/fps_lib.sh"
 source "$(dirname "$0")/plot.sh"
 
 declare -A fps
-# source format | name | chain | the row it is compared with
+# source format[@size, else 1080p] | name | chain | the row it is compared with
 z="zscale=matrixin=470bg:matrix=709:dither=none:filter=bilinear"
 rows=(
   "nv12|zscale, nv12 (via yuv420p)|format=yuv420p,$z,format=nv12|"
@@ -23,13 +23,17 @@ rows=(
   "p010le|colorspace_clvf, p010 -> nv12|colorspace_clvf=in_matrix=bt2020nc:matrix=bt709:format=nv12|zscale, yuv420p10 -> yuv420p"
   "yuv420p10le|zscale, + 720p spline36|zscale=w=1280:h=720:filter=spline36:matrixin=2020_ncl:matrix=709:dither=ordered,format=yuv420p|"
   "p010le|scale_clvf, p010 -> 720p nv12|scale_clvf=w=1280:h=720:algorithm=spline36:in_matrix=bt2020nc:matrix=bt709:format=nv12|zscale, + 720p spline36"
+  "yuv420p10le@3840x2160|zscale, 4K -> 1080p spline36|zscale=w=1920:h=1080:filter=spline36:matrixin=2020_ncl:matrix=709:dither=ordered,format=yuv420p|"
+  "p010le@3840x2160|scale_clvf, 4K p010 -> 1080p nv12|scale_clvf=w=1920:h=1080:algorithm=spline36:in_matrix=bt2020nc:matrix=bt709:format=nv12|zscale, 4K -> 1080p spline36"
 )
 printf "1080p BT.601 -> BT.709 (and 10 -> 8 bit), %d frames, %s, device: %s\n" "$N" "$(nproc) cores" "${CLVF_DEVICE:-default}"
 printf "%-36s %10s %12s %10s\n" "converter" "fps" "vs zscale" "startup s"
 table=$(mktemp)
 for row in "${rows[@]}"; do
   IFS='|' read -r fmt name chain ref <<< "$row"
-  read -r f startup <<< "$(SRC_FMT=$fmt fps_of "$chain" "$N")"
+  size=1920x1080
+  [[ $fmt == *@* ]] && size=${fmt#*@} fmt=${fmt%@*}
+  read -r f startup <<< "$(SRC_FMT=$fmt SRC_SIZE=$size fps_of "$chain" "$N")"
   fps[$name]=$f
   if [ -n "$ref" ]; then r=$(ratio "$f" "${fps[$ref]}"); else r="-"; fi
   printf "%-36s %10s %12s %10s\n" "$name" "$f" "$r" "$startup"

@@ -1,5 +1,5 @@
 # Sourced by the *_fps.sh benchmarks: the built ffmpeg, a source that costs nothing per frame (one
-# noisy 1080p frame made once inside the filter graph and looped: references, not copies) and
+# noisy frame, 1080p unless SRC_SIZE says, made once inside the filter graph and looped: references, not copies) and
 #   fps_of CHAIN [FRAMES] [GLOBAL OPTIONS]   prints "FPS STARTUP":
 # FPS is steady-state frames per second (a run of FRAMES more frames than a 2-frame run, over the
 # extra time); STARTUP is what the 2-frame run took beyond two frames at that rate (process start,
@@ -12,8 +12,9 @@ FF=${CLVF_BUILD_DIR:-$ROOT/build}/bin/ffmpeg
 [ -x "$FF" ] || { echo "bench: $FF missing; run scripts/build.sh" >&2; exit 1; }
 SRC_FMT=${SRC_FMT:-nv12}
 SRC_NOISE=${SRC_NOISE:-10}
+SRC_SIZE=${SRC_SIZE:-1920x1080}
 src_graph() {
-  echo "testsrc2=size=1920x1080:rate=30,noise=alls=$SRC_NOISE:allf=t+u,format=$SRC_FMT,trim=end_frame=1,loop=loop=-1:size=1,settb=1/30,setpts=N"
+  echo "testsrc2=size=$SRC_SIZE:rate=30,noise=alls=$SRC_NOISE:allf=t+u,format=$SRC_FMT,trim=end_frame=1,loop=loop=-1:size=1,settb=1/30,setpts=N"
 }
 run_seconds() {  # run_seconds CHAIN FRAMES [GLOBAL OPTIONS]
   local t0 t1

@@ -268,6 +268,7 @@ clvf_frame D3DFrames::acquire(const clvf_frame& frame) {
                 fmt::format("{} frame: storage {} with a d3d_resource expected", which_, storage_name(storage_)));
   release();
   if (buffers_) return copy_in(frame);
+  if (storage_ == CLVF_STORAGE_D3D11) take_keyed_mutex(frame.d3d_resource);
   const Imported& entry = import(frame);
   const std::vector<cl_mem>& planes = entry.planes;
   const cl_command_queue queue = device_->queue()();
@@ -316,8 +317,31 @@ clvf_frame D3DFrames::acquire(const clvf_frame& frame) {
   return out;
 }
 
+// A texture made with D3D11_RESOURCE_MISC_SHARED_KEYEDMUTEX may be used only while its keyed mutex
+// is held (Direct3D drops work on it otherwise), and its producer hands it over by releasing the
+// mutex: clvf takes it with key 0 before the frame's copy, wait and acquire, and releases it with
+// key 0 after the frame's release.
+void D3DFrames::take_keyed_mutex(void* resource) {
+  constexpr DWORD kTimeoutMs = 5000;
+  Microsoft::WRL::ComPtr<IDXGIKeyedMutex> mutex;
+  if (FAILED(static_cast<IUnknown*>(resource)->QueryInterface(IID_PPV_ARGS(&mutex)))) return;
+  const HRESULT hr = mutex->AcquireSync(0, kTimeoutMs);
+  if (hr != S_OK)
+    throw Error(CLVF_ERROR_INVALID_ARGUMENT,
+                fmt::format("{} D3D11 frame: its keyed mutex was not released with key 0 within {} ms "
+                            "(IDXGIKeyedMutex::AcquireSync: {:#x}); clvf takes frames with key 0",
+                            which_, kTimeoutMs, static_cast<unsigned long>(hr)));
+  keyed_ = std::move(mutex);
+}
+
 void D3DFrames::release() {
   if (buffers_) return copy_out();
+  struct GiveBack {  // the keyed mutex, after everything below (also when it throws)
+    Microsoft::WRL::ComPtr<IDXGIKeyedMutex> mutex;
+    ~GiveBack() {
+      if (mutex) mutex->ReleaseSync(0);
+    }
+  } give_back{std::move(keyed_)};
   if (!staged_out_.empty()) {  // after the operation's work: the reads are blocking, on its queue
     std::vector<std::pair<interop::StagedTexture*, cl_mem>> staged = std::move(staged_out_);
     staged_out_.clear();

@@ -4,7 +4,8 @@
 // its surfaces) until a pool's worth of frames (kMaxImported) has gone by without them (the
 // decoder made a new pool: the old one's memory is given back), acquired for each frame, released
 // after it. The operation sees CL_IMAGE storage.
-// Before each acquire, the frame's Direct3D device is waited for (interop/d3d_idle.hpp).
+// Before each acquire, the frame's Direct3D device is waited for (interop/d3d_idle.hpp), and a
+// texture with a keyed mutex is taken with key 0 (given back with key 0 at release).
 // A D3D11 texture whose format the driver does not share (CL_INVALID_IMAGE_FORMAT_DESCRIPTOR:
 // NVIDIA's cl_nv_d3d11_sharing has no planar formats, so no NV12 or P010) is staged instead: its
 // planes are images of clvf's, filled from the texture through a staging copy in host memory at
@@ -80,6 +81,8 @@ class D3DFrames : public SharedFrames {
   cl_int stage_planes(ID3D11Texture2D* texture, unsigned slice, std::vector<cl_mem>& planes,
                       std::vector<std::unique_ptr<interop::StagedTexture>>& staged, size_t& failed);
   std::vector<std::pair<interop::StagedTexture*, cl_mem>> staged_out_;  // staged output planes to write back
+  void take_keyed_mutex(void* resource);
+  Microsoft::WRL::ComPtr<IDXGIKeyedMutex> keyed_;  // the frame's, held from acquire to release
 #endif
   std::map<std::pair<void*, unsigned>, Imported> imported_;  // by (resource, slice)
   long acquires_ = 0;

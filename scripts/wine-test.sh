@@ -30,7 +30,11 @@ TESTS=$BUILD/bin/clvf_interop_tests.exe
 NO_KERNELS='DX9Surface.*:D3D11Texture.*:CtsMatrix.Textures*:D3D11Buffer.B*:SharingContext.C1*:SharingContext.C2*:SharingContext.C4*:SharingContext.C5*:Mapping.P2*:Mapping.P3*'
 xvfb-run -a -s "-screen 0 1024x768x24 -nolisten tcp" bash -c "
   set -euo pipefail
-  [ -f '$WINEPREFIX/system.reg' ] || wineboot -i >/dev/null 2>&1
+  [ -f '$WINEPREFIX/system.reg' ] || wineboot -i >/dev/null 2>&1 || {
+    echo 'wine-test: wineboot failed on a fresh prefix; once more, with its output'
+    wineserver -k 2>/dev/null || true
+    wineboot -i
+  }
   echo 'wine-test: interop tests on PoCL'
   CLVF_TEST_PLATFORM=Portable timeout 600 bash '$ROOT/scripts/gtest.sh' wine '$TESTS' --gtest_brief=1
   echo 'wine-test: interop tests without kernels on Oclgrind (CL_RG: NV12 chroma planes)'

@@ -280,6 +280,22 @@ struct D3D11Swap {
     clvf_colorspace_release(convert);
     clvf_device_release(shared);
   }
+  // 12 frames from the slices of `src` in turn, each written right before the operation; every
+  // output must be its frame swapped. `seed`: the frames' random contents.
+  void run_slices(ID3D11Texture2D* src, ID3D11Texture2D* dst, UINT w, UINT h, UINT slices, uint32_t seed) {
+    for (int frame = 0; frame < 12; ++frame) {
+      const UINT slice = frame % slices;
+      const Bytes in = random_bytes(w * h * 4, seed + frame);
+      ctx->UpdateSubresource(src, slice, nullptr, in.data(), w * 4, 0);
+      clvf_frame s{}, d{};
+      s.storage = d.storage = CLVF_STORAGE_D3D11;
+      s.d3d_resource = src;
+      s.d3d_subresource = slice;
+      d.d3d_resource = dst;
+      ASSERT_EQ(clvf_colorspace_process(convert, &s, &d), CLVF_OK) << clvf_last_error();
+      ASSERT_EQ(read_subresource(device.Get(), dst, 0, w * 4, h), expected(in)) << "frame " << frame;
+    }
+  }
   static Bytes expected(Bytes in) {
     for (size_t i = 0; i < in.size(); i += 4) std::swap(in[i], in[i + 2]);
     return in;
@@ -388,18 +404,7 @@ TEST(D3D11Frames, InputsCopiedIntoShareableTexturesGiveTheSameFrames) {
   auto src = make_texture(op.device.Get(), w, h, DXGI_FORMAT_B8G8R8A8_UNORM, 1, slices);
   auto dst = make_texture(op.device.Get(), w, h, DXGI_FORMAT_R8G8B8A8_UNORM);
   const ULONG unshared = ref_count(src.Get());
-  for (int frame = 0; frame < 12; ++frame) {
-    const UINT slice = frame % slices;
-    const Bytes in = random_bytes(w * h * 4, 900 + frame);
-    op.ctx->UpdateSubresource(src.Get(), slice, nullptr, in.data(), w * 4, 0);
-    clvf_frame s{}, d{};
-    s.storage = d.storage = CLVF_STORAGE_D3D11;
-    s.d3d_resource = src.Get();
-    s.d3d_subresource = slice;
-    d.d3d_resource = dst.Get();
-    ASSERT_EQ(clvf_colorspace_process(op.convert, &s, &d), CLVF_OK) << clvf_last_error();
-    ASSERT_EQ(read_subresource(op.device.Get(), dst.Get(), 0, w * 4, h), D3D11Swap::expected(in)) << "frame " << frame;
-  }
+  ASSERT_NO_FATAL_FAILURE(op.run_slices(src.Get(), dst.Get(), w, h, slices, 900));
   EXPECT_EQ(ref_count(src.Get()), unshared) << "the decoder's texture itself is not shared: its copies are";
   const std::string profile = clvf_colorspace_profile(op.convert);
   EXPECT_NE(profile.find("D3D11 source"), std::string::npos) << profile;
@@ -425,18 +430,7 @@ TEST_P(NvidiaD3D11Frames, FormatsTheDriverDoesNotShareAreStagedThroughHostMemory
   ASSERT_NO_FATAL_FAILURE(op.open(w, h));
   auto src = make_texture(op.device.Get(), w, h, DXGI_FORMAT_B8G8R8A8_UNORM, 1, slices);
   auto dst = make_texture(op.device.Get(), w, h, DXGI_FORMAT_R8G8B8A8_UNORM);
-  for (int frame = 0; frame < 12; ++frame) {
-    const UINT slice = frame % slices;
-    const Bytes in = random_bytes(w * h * 4, 1100 + frame);
-    op.ctx->UpdateSubresource(src.Get(), slice, nullptr, in.data(), w * 4, 0);
-    clvf_frame s{}, d{};
-    s.storage = d.storage = CLVF_STORAGE_D3D11;
-    s.d3d_resource = src.Get();
-    s.d3d_subresource = slice;
-    d.d3d_resource = dst.Get();
-    ASSERT_EQ(clvf_colorspace_process(op.convert, &s, &d), CLVF_OK) << clvf_last_error();
-    ASSERT_EQ(read_subresource(op.device.Get(), dst.Get(), 0, w * 4, h), D3D11Swap::expected(in)) << "frame " << frame;
-  }
+  ASSERT_NO_FATAL_FAILURE(op.run_slices(src.Get(), dst.Get(), w, h, slices, 1100));
   EXPECT_GE(nvidia.textures_refused, 1) << "the driver's function was asked";
   EXPECT_GE(nvidia.textures_shared, 1) << "the other side went to the driver and was shared";
   const std::string profile = clvf_colorspace_profile(op.convert);

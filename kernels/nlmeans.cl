@@ -17,11 +17,18 @@
 // byte offset frame_offsets[f], the current frame first); after the current frame's candidates,
 // every offset of each other frame is a candidate too, (0, 0) included.
 //
+// FLOAT_SUMS=1 (GPUs, the one-round column pass with runs, patches small enough that every sum
+// of squares and every partial sum of the sliding stays below 2^24): the tile holds floats and
+// the sums are float, still exact integers, since GPUs' integer units have half the lanes of their
+// float ones and each int-float conversion is an instruction of its own; the tile's and the sums'
+// row pitches are then 1 modulo 32 words, so the output pass's reads (a warp's rows x runs) hit
+// distinct banks.
+//
 // WEIGHTING 1-3 replaces the weight by max(0, 1 - ssd / h^2) to the power 1, 2 or 8 (bisquare, as
 // KNLMeansCL's wmode 1-3); weight_scale is then 1 / h^2 (else -log2(e) / h^2).
 //
 // Build options: CHANNELS, SRC_IMAGE, DST_IMAGE (plane.h), PATCH_R, SEARCH_R (radii in pixels),
-// NATIVE_EXP2 (1: native_exp2 for the weights),
+// NATIVE_EXP2 (1: native_exp2 for the weights), FLOAT_SUMS,
 // WX, VEC (1, 2, 4, 8 or 16), TH, TW (lanes per tile: WX * VEC, or on GPUs WX less the patch's
 // overhang, so that phase A's columns take exactly one round of the work-group).
 #if NATIVE_EXP2  // GPUs: their weights differ from FFmpeg's in the last bits anyway
@@ -54,9 +61,32 @@
 #else
 #define VSUM_PITCH VCOLS_P
 #endif
+#ifndef FLOAT_SUMS
+#define FLOAT_SUMS 0
+#endif
+#if FLOAT_SUMS
+typedef float sample_t;
+typedef float sum_t;
+#define TILE_PITCH ((TILE_W + 31) / 32 * 32 + 1)
+#else
+typedef uchar sample_t;
+typedef int sum_t;
+#define TILE_PITCH TILE_W
+#endif
 // One lane per work-item and a work-group that covers the columns in one round (the GPU shape):
 // phase A keeps its column in registers.
 #define ONE_ROUND (VEC == 1 && VCHUNKS <= WX && COLUMN_ROWS <= 64)
+// Offsets per candidate column read in the one-round column pass; where they do not divide the
+// research window, the last step's rows past the tile are clamped (and its offsets past it skipped).
+#define OY_STEP 5
+#if (2 * SEARCH_R + 1) % OY_STEP
+#define CANDIDATE_ROW(r) min(r, TILE_H - 1)
+#else
+#define CANDIDATE_ROW(r) (r)
+#endif
+#if FLOAT_SUMS && !(ONE_ROUND && SEGS)
+#error "FLOAT_SUMS needs the one-round column pass and the output pass's runs"
+#endif
 
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
@@ -116,11 +146,16 @@ floatv exp2_neg(floatv x) {
 #ifndef WEIGHTING
 #define WEIGHTING 0
 #endif
-floatv weight_of(intv ssd, float scale) {
 #if WEIGHTING == 0
-  return exp2_neg(TO_FLOAT(ssd) * scale);
+#define BELOW_MAX(ssd) ((ssd) < max_ssd)
+#else  // bisquare weights reach 0 by themselves
+#define BELOW_MAX(ssd) true
+#endif
+floatv weight_of(floatv ssd, float scale) {
+#if WEIGHTING == 0
+  return exp2_neg(ssd * scale);
 #else
-  const floatv b = fmax(1.0f - TO_FLOAT(ssd) * scale, 0.0f);
+  const floatv b = fmax(1.0f - ssd * scale, 0.0f);
 #if WEIGHTING == 1
   return b;
 #elif WEIGHTING == 2
@@ -135,7 +170,7 @@ floatv weight_of(intv ssd, float scale) {
 #if TEMPORAL
 #define SOURCE __global const uchar *src, int src_offset, int src_pitch, __global const int *frame_offsets, int frames
 #define LOAD_TILE(dst, f) load_tile(dst, src, src_offset + frame_offsets[f], src_pitch, width, height, x0, y0, lid)
-void load_tile(__local uchar (*dst)[TILE_W], __global const uchar *src, int offset, int pitch, int width, int height,
+void load_tile(__local sample_t (*dst)[TILE_PITCH], __global const uchar *src, int offset, int pitch, int width, int height,
                int x0, int y0, int lid) {
   for (int i = lid; i < TILE_H * TILE_W; i += WX) {
     const int ty = i / TILE_W, tx = i % TILE_W;
@@ -150,15 +185,19 @@ void load_tile(__local uchar (*dst)[TILE_W], __global const uchar *src, int offs
 
 __kernel __attribute__((reqd_work_group_size(WX, 1, 1)))
 void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int max_ssd) {
-  __local uchar tile[TILE_H][TILE_W];
-  __local int vsum[TH][VSUM_PITCH];
+  __local sample_t tile[TILE_H][TILE_PITCH];
+  __local sum_t vsum[TH][VSUM_PITCH];
+#if FLOAT_SUMS
+#define result vsum  // free once the last offset is done (VSUM_PITCH >= TW)
+#else
   __local float result[TH][TW];
+#endif
   const int lid = get_local_id(0);
   const int x0 = get_group_id(0) * TW;  // lanes
   const int y0 = get_group_id(1) * TH;
 
 #if TEMPORAL
-  __local uchar other[TILE_H][TILE_W];
+  __local sample_t other[TILE_H][TILE_PITCH];
   LOAD_TILE(tile, 0);
 #else
   const int frames = 1;
@@ -174,9 +213,9 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
 #if ONE_ROUND
   // The centre column this work-item slides down in phase A, for every offset.
   const int column = lid + (HALO - PATCH_R) * CH;
-  int centre[COLUMN_ROWS];
+  sum_t centre[COLUMN_ROWS];
   _Pragma("unroll") for (int k = 0; k < COLUMN_ROWS; ++k)
-    centre[k] = lid < VCHUNKS ? (int)tile[HALO - PATCH_R + k][column] : 0;
+    centre[k] = lid < VCHUNKS ? (sum_t)tile[HALO - PATCH_R + k][column] : 0;
 #endif
 
 #if SEGS
@@ -184,6 +223,8 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
   _Pragma("unroll") for (int i = 0; i < SEG_L; ++i) acc[i] = wsum[i] = 0.0f;
   const int by = lid % TH, xl = lid / TH * SEG_L;  // this work-item's row and first lane in phase B
   const bool outputs = lid < TH * SEGS;
+  const bool interior = y0 >= SEARCH_R && y0 + TH + SEARCH_R <= height && x0 / CH >= SEARCH_R &&
+                        (x0 + TW) / CH + SEARCH_R <= width;
 #else
   floatv acc[TH], wsum[TH];
   for (int y = 0; y < TH; ++y) acc[y] = wsum[y] = 0.0f;
@@ -194,7 +235,7 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
 
   for (int f = 0; f < frames; ++f) {
 #if TEMPORAL
-  __local uchar (*cand)[TILE_W] = f ? other : tile;
+  __local sample_t (*cand)[TILE_PITCH] = f ? other : tile;
   if (f) {
     LOAD_TILE(other, f);
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -202,18 +243,32 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
 #else
 #define cand tile
 #endif
-  for (int oy = -SEARCH_R; oy <= SEARCH_R; ++oy) {
+#if ONE_ROUND
+  // GPU shape: offsets column by column, OY_STEP of them at a time (unrolled), so that phase A
+  // reads the candidate column once for all of them. (Both branches open two blocks.)
+  for (int ox = -SEARCH_R; ox <= SEARCH_R; ++ox)
+    for (int oy0 = -SEARCH_R; oy0 <= SEARCH_R; oy0 += OY_STEP) {
+      const int cx = column + ox * CH;
+      sum_t col[COLUMN_ROWS + OY_STEP - 1];
+      if (lid < VCHUNKS)
+        _Pragma("unroll") for (int k = 0; k < COLUMN_ROWS + OY_STEP - 1; ++k)
+          col[k] = (sum_t)cand[CANDIDATE_ROW(HALO - PATCH_R + k + oy0)][cx];
+      _Pragma("unroll") for (int u = 0; u < OY_STEP; ++u) {
+        const int oy = oy0 + u;
+        if (oy > SEARCH_R) break;
+#else
+  for (int oy = -SEARCH_R; oy <= SEARCH_R; ++oy)
     for (int ox = -SEARCH_R; ox <= SEARCH_R; ++ox) {
+      {
+#endif
       if (ox == 0 && oy == 0 && f == 0) continue;  // the centre counts once, with weight 1, below
 #if ONE_ROUND
-      // GPU shape: this work-item's column only; the centre column is in registers, and each
-      // square is computed once.
+      // This work-item's column only; the centre column is in registers, and each square is
+      // computed once.
       if (lid < VCHUNKS) {
-        const int cx = column + ox * CH;
-        int d[COLUMN_ROWS];
-        _Pragma("unroll") for (int k = 0; k < COLUMN_ROWS; ++k)
-          d[k] = SQ(centre[k] - (int)cand[HALO - PATCH_R + k + oy][cx]);
-        int s = 0;
+        sum_t d[COLUMN_ROWS];
+        _Pragma("unroll") for (int k = 0; k < COLUMN_ROWS; ++k) d[k] = SQ(centre[k] - col[k + u]);
+        sum_t s = 0;
         _Pragma("unroll") for (int k = 0; k < PATCH; ++k) s += d[k];
         vsum[0][lid] = s;
         _Pragma("unroll") for (int y = 1; y < TH; ++y) {
@@ -240,9 +295,9 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
       if (outputs) {
         const int cy = y0 + by + oy;
         const bool row_inside = cy >= 0 && cy < height;
-        __local const int *v = vsum[by] + xl;
-        __local const uchar *c = cand[HALO + by + oy] + xl + (HALO + ox) * CH;
-        int ssd[SEG_L];
+        __local const sum_t *v = vsum[by] + xl;
+        __local const sample_t *c = cand[HALO + by + oy] + xl + (HALO + ox) * CH;
+        sum_t ssd[SEG_L];
         _Pragma("unroll") for (int i = 0; i < SEG_L; ++i) {
           if (i < CH) {
             ssd[i] = 0;
@@ -251,13 +306,21 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
             ssd[i] = ssd[i - CH] + v[i + (PATCH - 1) * CH] - v[i - CH];
           }
         }
-        _Pragma("unroll") for (int i = 0; i < SEG_L; ++i) {
-          const int p = (x0 + xl + i) / CH + ox;
-          const bool use = row_inside && p >= 0 && p < width && ssd[i] < max_ssd;
-          const float w = use ? weight_of(ssd[i], weight_scale) : 0.0f;
-          acc[i] += w * (float)c[i];
-          wsum[i] += w;
+        // Tiles whose research window lies inside the plane (most of them) skip the edge tests.
+#define ACCUMULATE_RUN(edges)                                                                      \
+        _Pragma("unroll") for (int i = 0; i < SEG_L; ++i) {                                        \
+          const int p = (x0 + xl + i) / CH + ox;                                                   \
+          const bool use = (!(edges) || (row_inside && p >= 0 && p < width)) && BELOW_MAX(ssd[i]); \
+          const float w = weight_of((float)ssd[i], weight_scale);                                  \
+          acc[i] += (use ? w : 0.0f) * (float)c[i];                                                \
+          wsum[i] += use ? w : 0.0f;                                                               \
         }
+        if (interior) {
+          ACCUMULATE_RUN(0)
+        } else {
+          ACCUMULATE_RUN(1)
+        }
+#undef ACCUMULATE_RUN
       }
 #else
       const intv x_inside = px + ox >= 0 && px + ox < width;
@@ -266,7 +329,7 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
         for (int j = 0; j < PATCH; ++j) ssd += LOAD_I(&vsum[y][xl + j * CH]);
         const int cy = y0 + y + oy;
         const intv use = x_inside && (intv)(cy >= 0 && cy < height) && ssd < max_ssd;
-        const floatv w = select((floatv)0.0f, weight_of(ssd, weight_scale), use);
+        const floatv w = select((floatv)0.0f, weight_of(TO_FLOAT(ssd), weight_scale), use);
         acc[y] += w * TO_FLOAT(LOAD_U8(&cand[HALO + y + oy][xl + (HALO + ox) * CH]));
         wsum[y] += w;
       }

@@ -26,11 +26,21 @@ namespace {
 // plus the patch's overhang, so that the column pass takes one round (and keeps its column in
 // registers); the output pass then gives each work-item a run of lanes of one row (`segs` runs per
 // row; 0: one column of lanes per work-item). Measured on an H200, 1080p NV12 p=7 r=15, kernel
-// time: 128 work-items x 12 rows with runs 0.98 ms (x 10 rows: 1.12, x 14: 1.03; 160 x 10: 1.16,
-// 192 x 12: 1.10; with columns 1.16).
+// time with float sums, luma + chroma: 0.437 + 0.307 ms with 128 work-items x 12 rows for luma,
+// 96 x 12 for chroma (luma: 96 x 12 0.495, 128 x 10 0.446, x 14 0.517, x 16 0.506, 160 x 12
+// 0.540; chroma: 128 x 12 0.323, x 14 0.313, x 16 0.323). With integer sums 128 x 12 took
+// 0.59 + 0.38 ms.
 struct Shape {
   int wx, vec, lanes, rows, segs = 0;
+  bool float_sums = false;
 };
+
+// GPUs sum squares in float (the kernel's FLOAT_SUMS) where that is exact (every sum and sliding
+// partial sum of a patch below 2^24) and the shape allows (the column pass in one round, runs).
+bool float_sums_exact(Shape s, bool cpu, int patch_r) {
+  const long patch = 2 * patch_r + 1;
+  return !cpu && s.segs && s.vec == 1 && s.rows + 2 * patch_r <= 64 && (patch + 1) * patch * 255 * 255 < (1L << 24);
+}
 
 // Runs of a row for the output pass: as many as fit the work-items, each a whole number of pixels.
 Shape with_runs(Shape s, int patch_r, int channels) {
@@ -64,7 +74,7 @@ Shape shape_for(const Device& device, bool cpu, int patch_r, int channels) {
   if (const auto s = shape_override(device.settings().denoise_shape, patch_r, channels)) return *s;
   if (cpu) return {4, 16, 64, 32};
   const int overhang = 2 * patch_r * channels;
-  int wx = 128;
+  int wx = channels == 2 ? 96 : 128;
   while (wx - overhang < 64 && wx < 256) wx *= 2;
   return with_runs({wx, 1, (wx - overhang) / channels * channels, 12}, patch_r, channels);
 }
@@ -89,9 +99,13 @@ void check_strength(const char* name, double v, bool zero_allowed) {
 // (The arrays of nlmeans.cl.)
 size_t local_bytes(Shape shape, int patch_r, int search_r, int channels, bool temporal) {
   const size_t vcols = (shape.lanes + 2 * patch_r * channels + shape.vec - 1) / shape.vec * shape.vec;
-  const size_t tile = (shape.rows + 2 * (patch_r + search_r)) * (vcols + 2 * search_r * channels);
+  const size_t tile_w = vcols + 2 * search_r * channels;
+  const size_t tile_pitch = shape.float_sums ? (tile_w + 31) / 32 * 32 + 1 : tile_w;
+  const size_t tile = (shape.rows + 2 * (patch_r + search_r)) * tile_pitch * (shape.float_sums ? sizeof(float) : 1);
   const size_t vsum_pitch = shape.segs ? (vcols + 31) / 32 * 32 + 1 : vcols;
-  return tile * (temporal ? 2 : 1) + sizeof(int) * shape.rows * vsum_pitch + sizeof(float) * shape.rows * shape.lanes;
+  // (With float sums the results reuse the sums' memory.)
+  const size_t results = shape.float_sums ? 0 : sizeof(float) * shape.rows * shape.lanes;
+  return tile * (temporal ? 2 : 1) + sizeof(int) * shape.rows * vsum_pitch + results;
 }
 
 }  // namespace
@@ -140,7 +154,11 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     // A plane left out is copied: a research window of one pixel has no candidates.
     const bool filtered = params_.planes & (chroma && g.channels == 2 ? 0x6u : 1u << i);
     const int patch_r = filtered ? patch / 2 : 0, search_r = filtered ? research / 2 : 0;
-    const Shape shape = shape_for(*device_, cpu, patch_r, g.channels);
+    Shape shape = shape_for(*device_, cpu, patch_r, g.channels);
+    // Float tiles take four times the memory of bytes: where they do not fit, bytes.
+    shape.float_sums = float_sums_exact(shape, cpu, patch_r) &&
+                       local_bytes(Shape{shape.wx, shape.vec, shape.lanes, shape.rows, shape.segs, true}, patch_r,
+                                   search_r, g.channels, temporal) <= local_limit;
     const size_t need = local_bytes(shape, patch_r, search_r, g.channels, temporal);
     if (need > local_limit)
       throw Error(CLVF_ERROR_UNSUPPORTED,
@@ -150,9 +168,9 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     const auto options = [&](bool src_img, bool dst_img, int pr, int sr, bool ring, Shape sh) {
       return fmt::format(
           "-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DPATCH_R={} -DSEARCH_R={} -DWX={} -DVEC={} "
-          "-DTH={} -DTW={} -DTEMPORAL={} -DWEIGHTING={} -DSEGS={} -DSEG_L={} -DNATIVE_EXP2={}",
+          "-DTH={} -DTW={} -DTEMPORAL={} -DWEIGHTING={} -DSEGS={} -DSEG_L={} -DNATIVE_EXP2={} -DFLOAT_SUMS={}",
           g.channels, int(src_img), int(dst_img), pr, sr, sh.wx, sh.vec, sh.rows, sh.lanes, int(ring),
-          int(params_.weighting), sh.segs, sh.segs ? sh.lanes / sh.segs : 0, int(!cpu));
+          int(params_.weighting), sh.segs, sh.segs ? sh.lanes / sh.segs : 0, int(!cpu), int(sh.float_sums));
     };
     // Temporal: the kernel reads the ring (a buffer), and a copy (no candidates) fills it.
     const bool reads_image = src_image && !temporal;

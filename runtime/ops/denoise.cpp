@@ -28,7 +28,8 @@ namespace {
 // row; 0: one column of lanes per work-item). Measured on an H200, 1080p NV12 p=7 r=15, kernel
 // time with float sums, luma + chroma: 0.437 + 0.307 ms with 128 work-items x 12 rows for luma,
 // 96 x 12 for chroma (luma: 96 x 12 0.495, 128 x 10 0.446, x 14 0.517, x 16 0.506, 160 x 12
-// 0.540; chroma: 128 x 12 0.323, x 14 0.313, x 16 0.323). With integer sums 128 x 12 took
+// 0.540; chroma: 128 x 10 0.343, x 14 0.313, x 16 0.323, 160 x 12 0.367; minima of 300 runs).
+// With integer sums 128 x 12 took
 // 0.59 + 0.38 ms.
 struct Shape {
   int wx, vec, lanes, rows, segs = 0;

@@ -29,8 +29,7 @@ namespace {
 // time with float sums, luma + chroma: 0.437 + 0.307 ms with 128 work-items x 12 rows for luma,
 // 96 x 12 for chroma (luma: 96 x 12 0.495, 128 x 10 0.446, x 14 0.517, x 16 0.506, 160 x 12
 // 0.540; chroma: 128 x 10 0.343, x 14 0.313, x 16 0.323, 160 x 12 0.367; minima of 300 runs).
-// With integer sums 128 x 12 took
-// 0.59 + 0.38 ms.
+// With integer sums 128 x 12 took 0.59 + 0.38 ms.
 struct Shape {
   int wx, vec, lanes, rows, segs = 0;
   bool float_sums = false;

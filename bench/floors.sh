@@ -21,7 +21,8 @@ kernel_ms() {
 }
 W=1920 H=1080
 frame=$((W * H * 3 / 2)) small=$((1280 * 720 * 3 / 2))
-lanes=$((W * H * 3 / 2)) offsets=$((31 * 31 - 1))
+# r=15 is the research window's size (15 x 15, as FFmpeg's nlmeans), not its radius: 224 offsets.
+lanes=$((W * H * 3 / 2)) offsets=$((15 * 15 - 1))
 printf "device: %s; copy bandwidth %s GB/s, native_exp2 %s G/s\n" "${CLVF_DEVICE:-default}" "$bw" "$exps"
 printf "%-38s %10s %10s %10s  %s\n" "operation (1080p NV12)" "kernel ms" "fps" "floor ms" "floor bound"
 out=${CLVF_BUILD_DIR:-$ROOT/build}/bench

@@ -8,7 +8,8 @@
 #   3. frame rates, side by side in one run: CUDA frames straight in (ordered by semaphores, and
 #      by host waits), the hwdownload path,
 #      nlmeans_opencl, scale_cuda, and NVDEC alone. Startup is taken out: each figure is
-#      (frames of a long run - frames of a short one) / (time difference).
+#      (frames of a long run - frames of a short one) / (time difference), after an untimed run
+#      that fills the kernel cache.
 # Writes $OUT/cuda_frames.log and $OUT/cuda_fps.csv. Exit status: 1 when a check failed.
 # NLMEANS=0 leaves out nlmeans_opencl (its rates and PSNR: the slowest part) when device time is short.
 set -uo pipefail
@@ -100,6 +101,8 @@ rtime() {  # frames, then ffmpeg arguments after -i's input: seconds of the run
 fps() {  # label input frames [args...]
   local label=$1 in=$W/$2.mp4 n=$3; shift 3
   local short long
+  # An untimed run first: kernels built (program cache misses) in the short run would inflate the rate.
+  rtime 2 "$@" -i "$in" ${VF:+-vf "$VF"} > /dev/null
   short=$(rtime 20 "$@" -i "$in" ${VF:+-vf "$VF"}) long=$(rtime "$n" "$@" -i "$in" ${VF:+-vf "$VF"})
   local f
   f=$(awk -v n="$n" -v a="$short" -v b="$long" 'BEGIN { if (b > a) printf "%.1f", (n - 20) / (b - a); else print "nan" }')

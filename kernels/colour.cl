@@ -334,7 +334,40 @@ __kernel void colour_luma(COLOUR_ARGS) {
     STORE_LUMA16(x0, y, q0, q1, q2, qa);
     return;
   }
+#if LUMA_UP
+  {
+    // A block at a plane edge: each of its source columns is filtered vertically once (not once
+    // per pixel and tap, which made these few blocks a third of the pass), then each pixel's
+    // horizontal taps read them. The block's first offsets lie within 15 of one another (the
+    // host checks): it spans at most 15 + TAPS_H columns.
+    const int last = min(x0 + 16, width) - 1, y0 = voff[y];
+    int base = hoff[x0], end = base;
+    for (int x = x0 + 1; x <= last; ++x) base = min(base, hoff[x]), end = max(end, hoff[x]);
+    float col1[15 + TAPS_H], col2[15 + TAPS_H];
+    for (int i = 0; i < end + TAPS_H - base; ++i) {
+      float a = 0.0f, b = 0.0f;
+      for (int j = 0; j < TAPS_V; ++j) {
+        const float w = vw[y * TAPS_V + j];
+        if (LUMA_NEED1) a += w * READ1(base + i, y0 + j);
+        if (LUMA_NEED2) b += w * READ2(base + i, y0 + j);
+      }
+      col1[i] = a, col2[i] = b;
+    }
+    for (int x = x0; x <= last; ++x) {
+      const float c0 = LUMA_NEED0 ? READ0(x, y) : 0.0f;
+      float c1 = 0.0f, c2 = 0.0f;
+      for (int i = 0; i < TAPS_H; ++i) {
+        const float w = hw[x * TAPS_H + i];
+        c1 += w * col1[hoff[x] - base + i];
+        c2 += w * col2[hoff[x] - base + i];
+      }
+      const float4 q = quantise(apply(m, c0, c1, c2, ALPHA_AT(x, y)), x, y);
+      STORE_LUMA(x, y, q);
+    }
+  }
+#else
   for (int x = x0; x < min(x0 + 16, width); ++x) LUMA_PIXEL(x, y);
+#endif
 #else
   LUMA_PIXEL((int)get_global_id(0), (int)get_global_id(1));
 #endif

@@ -119,6 +119,11 @@ std::optional<VectorPlan> plan_vectors(int width, const ResampleTable* t, int sr
     return v;
   }
   if (width < 48) return std::nullopt;
+  // The kernel's edge blocks hold the block's columns, at most 15 + taps of them.
+  for (int x0 = 0; x0 < width; x0 += 16) {
+    const auto [lo, hi] = std::minmax_element(t->offsets.begin() + x0, t->offsets.begin() + std::min(width, x0 + 16));
+    if (*hi - *lo > 15) return std::nullopt;
+  }
   const int mid = 16 * (blocks / 2), taps = t->stride;
   // Interpolating filters give even outputs one tap, which may start after the odd outputs' first.
   const int first = std::min(t->offsets[mid], t->offsets[mid + 1]);

@@ -1,8 +1,11 @@
 // Both passes of the scale in one work-item, for CPU devices: a work-item makes 16 lanes
-// (16 / CHANNELS pixels) of one output row. It filters the block's SPAN source columns
+// (16 / CHANNELS pixels) of ROWS output rows. It filters the block's SPAN source columns
 // vertically into registers (16 lanes per vector load), then applies the block's dense
 // SPAN x 16 horizontal matrix (its taps at their source columns, zeros elsewhere), a vector
 // multiply-add per source column. Nothing is gathered and no intermediate goes to memory.
+// The ROWS outputs share their source rows: the group's SPAN_V rows are each loaded and
+// converted once and weighted for every output row (a dense SPAN_V x ROWS matrix, zeros off each
+// row's taps): loading and converting samples costs more than the multiply-adds.
 // Buffers only; scale.cl's two passes serve images, GPUs and spans too wide for registers.
 
 #define VECTORS (SPAN * CHANNELS / 16)
@@ -10,7 +13,7 @@
 #define CHAINS 2
 #endif
 
-#if TAPS_V <= 64
+#if SPAN_V <= 64
 #define UNROLL_V _Pragma("unroll")
 #else
 #define UNROLL_V
@@ -40,22 +43,23 @@ float16 load_lanes16(__global const uchar *row, int lane) {
 
 // blocks[b]: the block's first source sample, and 1 where it repeats the pattern (PATTERN_SUM,
 // defined by the host for the plane's ratio: its taps as lane permutations of the columns).
-__kernel void scale_block(SRC_PLANE, DST_PLANE, __global const int *v_offsets, __global const float *v_weights,
+// row_bases[g], row_weights[(g * SPAN_V + s) * ROWS + r]: output row g * ROWS + r's weight of
+// source row row_bases[g] + s (resample_table.hpp's BlockTable of the vertical table).
+__kernel void scale_block(SRC_PLANE, DST_PLANE, __global const int *row_bases, __global const float *row_weights,
                           __global const int2 *blocks, __global const float16 *matrix,
                           __global const float16 *pattern, int dst_lanes, int dst_rows) {
-  const int b = get_global_id(0), y0 = get_global_id(1) * ROWS;
+  const int b = get_global_id(0), g = get_global_id(1), y0 = g * ROWS;
   const int2 block = blocks[b];
   const int lane0 = block.x * CHANNELS;
+  __global const uchar *first = src + src_offset + (size_t)row_bases[g] * src_pitch;
+  __global const float *wv = row_weights + (size_t)g * SPAN_V * ROWS;
   float16 column[ROWS][VECTORS];
-  _Pragma("unroll") for (int r = 0; r < ROWS; ++r) {
-    const int y = min(y0 + r, dst_rows - 1);
-    __global const float *wv = v_weights + y * TAPS_V;
-    __global const uchar *first = src + src_offset + (size_t)v_offsets[y] * src_pitch;
+  _Pragma("unroll") for (int r = 0; r < ROWS; ++r) _Pragma("unroll") for (int v = 0; v < VECTORS; ++v) column[r][v] = 0.0f;
+  UNROLL_V
+  for (int s = 0; s < SPAN_V; ++s) {
     _Pragma("unroll") for (int v = 0; v < VECTORS; ++v) {
-      float16 acc = 0.0f;
-      UNROLL_V
-      for (int k = 0; k < TAPS_V; ++k) acc += wv[k] * load_lanes16(first + (size_t)k * src_pitch, lane0 + 16 * v);
-      column[r][v] = acc;
+      const float16 x = load_lanes16(first + (size_t)s * src_pitch, lane0 + 16 * v);
+      _Pragma("unroll") for (int r = 0; r < ROWS; ++r) column[r][v] += wv[s * ROWS + r] * x;
     }
   }
   float16 out[ROWS];

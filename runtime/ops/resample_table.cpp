@@ -215,7 +215,8 @@ void find_pattern(const ResampleTable& table, int pixels, int channels, BlockTab
 
 }  // namespace
 
-BlockTable block_table(const ResampleTable& table, int src_size, int pixels, int channels, int max_span) {
+BlockTable block_table(const ResampleTable& table, int src_size, int pixels, int channels, int max_span,
+                       int span_multiple) {
   const int n = static_cast<int>(table.offsets.size()), blocks = (n + pixels - 1) / pixels;
   const auto first_of = [&](int b) {
     return *std::min_element(table.offsets.begin() + b * pixels, table.offsets.begin() + std::min(n, (b + 1) * pixels));
@@ -226,7 +227,8 @@ BlockTable block_table(const ResampleTable& table, int src_size, int pixels, int
                                       table.offsets.begin() + std::min(n, (b + 1) * pixels)) + table.taps;
     span = std::max(span, end - first_of(b));
   }
-  span = (span + pixels - 1) / pixels * pixels;
+  const int multiple = span_multiple ? span_multiple : pixels;
+  span = (span + multiple - 1) / multiple * multiple;
   if (span > max_span || span > src_size) return {};
   BlockTable bt;
   bt.span = span;

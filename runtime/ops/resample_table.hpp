@@ -76,8 +76,10 @@ struct BlockTable {
   std::vector<int> regular, pattern_first;
   std::vector<float> pattern;
 };
-// Empty (span 0) when the span would exceed max_span or the source.
-BlockTable block_table(const ResampleTable& table, int src_size, int pixels, int channels, int max_span);
+// Empty (span 0) when the span would exceed max_span or the source. The span is rounded up to a
+// multiple of span_multiple (0: of pixels, for kernels that load it in vectors of `pixels`).
+BlockTable block_table(const ResampleTable& table, int src_size, int pixels, int channels, int max_span,
+                       int span_multiple = 0);
 
 // The table on the device: read-only buffers of its offsets and weights.
 struct DeviceTable {

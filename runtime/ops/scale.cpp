@@ -19,9 +19,10 @@ namespace {
 
 // Pass 2 on GPUs reads taps 4 at a time; its intermediate rows carry room for the overhang.
 constexpr int kHorizontalVector = 4;
-// The one-pass CPU kernel makes this many output rows per work-item, each matrix row loaded once
-// for all of them.
-constexpr int kBlockRows = 2;
+// The one-pass CPU kernel makes this many output rows per work-item: each source row is loaded
+// once for all of them, each horizontal matrix row too.
+constexpr int kBlockRows = 4;
+constexpr int kMaxBlockRowSpan = 64;  // source rows a group of output rows may span
 
 // CPU devices run the one-pass block kernel where it fits (else the two passes in their CPU
 // form), other devices the two passes in their GPU form. CLVF_SCALE_KERNELS=block|cpu|gpu picks
@@ -156,11 +157,16 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
     const BlockTable bt = block_table(ht, pl.src_w, pixels, pl.channels, kMaxBlockVectors * pixels);
     if (bt.span) {
       pl.block = true;
+      // Output rows in groups that share their source rows (one row each where a group's span
+      // would not fit the source).
+      int group = kBlockRows;
+      BlockTable rows = block_table(vt, pl.src_h, group, 1, kMaxBlockRowSpan, 1);
+      if (!rows.span) rows = block_table(vt, pl.src_h, group = 1, 1, vt.taps, 1);
       const std::string source = pattern_sum(bt, pl.channels) + std::string(kernels::source("plane.h")) +
                                  std::string(kernels::source("vstore.h")) + std::string(kernels::source("scale_block.cl"));
       pl.v = device_->kernel(source,
                              build_options(pl, false, false) +
-                                 fmt::format(" -DTAPS_V={} -DSPAN={} -DROWS={}", vt.taps, bt.span, kBlockRows),
+                                 fmt::format(" -DSPAN_V={} -DSPAN={} -DROWS={}", rows.span, bt.span, group),
                              "scale_block");
       const auto upload = [&](const auto& v) {
         return cl::Buffer(device_->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * sizeof(v[0]),
@@ -169,17 +175,18 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
       std::vector<cl_int2> blocks(bt.bases.size());
       for (size_t b = 0; b < blocks.size(); ++b) blocks[b] = {{bt.bases[b], bt.regular[b]}};
       pl.h_table = {upload(blocks), upload(bt.matrix)};
+      pl.v_table = {upload(rows.bases), upload(rows.matrix)};
       // A plane without a pattern still passes a (never read) buffer.
       pl.pattern = bt.pattern.empty() ? pl.h_table.weights : upload(bt.pattern);
       if (float_output_) bind_float_output(pl.v);
-      pl.v.set("v_offsets", pl.v_table.offsets);
-      pl.v.set("v_weights", pl.v_table.weights);
+      pl.v.set("row_bases", pl.v_table.offsets);
+      pl.v.set("row_weights", pl.v_table.weights);
       pl.v.set("blocks", pl.h_table.offsets);
       pl.v.set("matrix", pl.h_table.weights);
       pl.v.set("pattern", pl.pattern);
       pl.v.set("dst_lanes", pl.dst_w * pl.channels);
       pl.v.set("dst_rows", pl.dst_h);
-      pl.v_range = cl::NDRange((pl.dst_w + pixels - 1) / pixels, (pl.dst_h + kBlockRows - 1) / kBlockRows);
+      pl.v_range = cl::NDRange((pl.dst_w + pixels - 1) / pixels, rows.bases.size());
       pl.v_name = fmt::format("scale_block plane {}", index);
       return;
     }

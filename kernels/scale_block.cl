@@ -43,24 +43,41 @@ float16 load_lanes16(__global const uchar *row, int lane) {
 
 // blocks[b]: the block's first source sample, and 1 where it repeats the pattern (PATTERN_SUM,
 // defined by the host for the plane's ratio: its taps as lane permutations of the columns).
-// row_bases[g], row_weights[(g * SPAN_V + s) * ROWS + r]: output row g * ROWS + r's weight of
-// source row row_bases[g] + s (resample_table.hpp's BlockTable of the vertical table).
-__kernel void scale_block(SRC_PLANE, DST_PLANE, __global const int *row_bases, __global const float *row_weights,
+// Source row s of the group weighted for output row r (where IN_WINDOW(r, s)).
+#define VERTICAL(IN_WINDOW)                                                                    \
+  UNROLL_V for (int s = 0; s < SPAN_V; ++s) {                                                  \
+    _Pragma("unroll") for (int v = 0; v < VECTORS; ++v) {                                      \
+      const float16 x = load_lanes16(first + (size_t)s * src_pitch, lane0 + 16 * v);           \
+      _Pragma("unroll") for (int r = 0; r < ROWS; ++r) if (IN_WINDOW(r, s)) column[r][v] += wv[s * ROWS + r] * x; \
+    }                                                                                          \
+  }
+#define ANY_ROW(r, s) 1
+// Groups that repeat the ratio's pattern (row_groups[g].y) skip the zeros of the dense table:
+// output row r's TAPS_V taps start ROW_SHIFT(r) rows into the group (host-defined).
+#ifdef ROW_SHIFT
+#define ROW_TAP(r, s) ((s) >= ROW_SHIFT(r) && (s) < ROW_SHIFT(r) + TAPS_V)
+#endif
+
+// row_groups[g]: the group's first source row, and 1 where it repeats the pattern;
+// row_weights[(g * SPAN_V + s) * ROWS + r]: output row g * ROWS + r's weight of source row
+// row_groups[g].x + s (resample_table.hpp's BlockTable of the vertical table).
+__kernel void scale_block(SRC_PLANE, DST_PLANE, __global const int2 *row_groups, __global const float *row_weights,
                           __global const int2 *blocks, __global const float16 *matrix,
                           __global const float16 *pattern, int dst_lanes, int dst_rows) {
   const int b = get_global_id(0), g = get_global_id(1), y0 = g * ROWS;
-  const int2 block = blocks[b];
+  const int2 block = blocks[b], group = row_groups[g];
   const int lane0 = block.x * CHANNELS;
-  __global const uchar *first = src + src_offset + (size_t)row_bases[g] * src_pitch;
+  __global const uchar *first = src + src_offset + (size_t)group.x * src_pitch;
   __global const float *wv = row_weights + (size_t)g * SPAN_V * ROWS;
   float16 column[ROWS][VECTORS];
   _Pragma("unroll") for (int r = 0; r < ROWS; ++r) _Pragma("unroll") for (int v = 0; v < VECTORS; ++v) column[r][v] = 0.0f;
-  UNROLL_V
-  for (int s = 0; s < SPAN_V; ++s) {
-    _Pragma("unroll") for (int v = 0; v < VECTORS; ++v) {
-      const float16 x = load_lanes16(first + (size_t)s * src_pitch, lane0 + 16 * v);
-      _Pragma("unroll") for (int r = 0; r < ROWS; ++r) column[r][v] += wv[s * ROWS + r] * x;
-    }
+#ifdef ROW_SHIFT
+  if (group.y) {
+    VERTICAL(ROW_TAP)
+  } else
+#endif
+  {
+    VERTICAL(ANY_ROW)
   }
   float16 out[ROWS];
 #ifdef PATTERN_SUM

@@ -67,6 +67,17 @@ std::string pattern_sum(const BlockTable& bt, int channels) {
   return fmt::format("#define PATTERN_SUM(c, w) {}\n", terms[0]);
 }
 
+namespace {
+// Where a group of output rows repeats the ratio's pattern, each row's first tap in the group.
+std::string row_shifts(const BlockTable& rows, int taps) {
+  if (std::find(rows.regular.begin(), rows.regular.end(), 1) == rows.regular.end()) return "";
+  std::string shifts;
+  for (size_t r = 0; r < rows.pattern_first.size(); ++r)
+    shifts += fmt::format("(r) == {} ? {} : ", r, rows.pattern_first[r]);
+  return fmt::format("#define ROW_SHIFT(r) ({}{})\n", shifts, rows.span - taps);
+}
+}  // namespace
+
 void validate_scale_params(const clvf_scale_params& p) {
   check_version("scale", p.version);
   const PixelFormat& f = check_any_format("scale", "format", raw(p.format));
@@ -162,11 +173,12 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
       int group = kBlockRows;
       BlockTable rows = block_table(vt, pl.src_h, group, 1, kMaxBlockRowSpan, 1);
       if (!rows.span) rows = block_table(vt, pl.src_h, group = 1, 1, vt.taps, 1);
-      const std::string source = pattern_sum(bt, pl.channels) + std::string(kernels::source("plane.h")) +
+      const std::string source = pattern_sum(bt, pl.channels) + row_shifts(rows, vt.taps) +
+                                 std::string(kernels::source("plane.h")) +
                                  std::string(kernels::source("vstore.h")) + std::string(kernels::source("scale_block.cl"));
       pl.v = device_->kernel(source,
                              build_options(pl, false, false) +
-                                 fmt::format(" -DSPAN_V={} -DSPAN={} -DROWS={}", rows.span, bt.span, group),
+                                 fmt::format(" -DSPAN_V={} -DSPAN={} -DROWS={} -DTAPS_V={}", rows.span, bt.span, group, vt.taps),
                              "scale_block");
       const auto upload = [&](const auto& v) {
         return cl::Buffer(device_->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * sizeof(v[0]),
@@ -175,11 +187,13 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
       std::vector<cl_int2> blocks(bt.bases.size());
       for (size_t b = 0; b < blocks.size(); ++b) blocks[b] = {{bt.bases[b], bt.regular[b]}};
       pl.h_table = {upload(blocks), upload(bt.matrix)};
-      pl.v_table = {upload(rows.bases), upload(rows.matrix)};
+      std::vector<cl_int2> groups(rows.bases.size());
+      for (size_t g = 0; g < groups.size(); ++g) groups[g] = {{rows.bases[g], rows.regular[g]}};
+      pl.v_table = {upload(groups), upload(rows.matrix)};
       // A plane without a pattern still passes a (never read) buffer.
       pl.pattern = bt.pattern.empty() ? pl.h_table.weights : upload(bt.pattern);
       if (float_output_) bind_float_output(pl.v);
-      pl.v.set("row_bases", pl.v_table.offsets);
+      pl.v.set("row_groups", pl.v_table.offsets);
       pl.v.set("row_weights", pl.v_table.weights);
       pl.v.set("blocks", pl.h_table.offsets);
       pl.v.set("matrix", pl.h_table.weights);

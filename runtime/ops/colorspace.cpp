@@ -15,7 +15,7 @@ namespace clvf::detail {
 
 struct VectorPlan {
   std::vector<cl_uchar> fast;   // per block
-  std::vector<float> pattern;   // resampling: TAPS_H weights of even outputs, then of odd ones
+  std::vector<float> pattern;   // resampling: per tap, 16 weights (even and odd outputs' alternately)
   int even_shift = 0, odd_shift = 0;  // their first columns after the block's first loaded one
 };
 
@@ -130,15 +130,16 @@ std::optional<VectorPlan> plan_vectors(int width, const ResampleTable* t, int sr
   v.even_shift = t->offsets[mid] - first, v.odd_shift = t->offsets[mid + 1] - first;
   if (taps + std::max(v.even_shift, v.odd_shift) > 9) return std::nullopt;
   const auto row = [&](int x) { return t->weights.begin() + static_cast<size_t>(x) * taps; };
-  v.pattern.assign(row(mid), row(mid) + taps);
-  v.pattern.insert(v.pattern.end(), row(mid + 1), row(mid + 1) + taps);
+  const std::vector<float> even(row(mid), row(mid) + taps), odd(row(mid + 1), row(mid + 1) + taps);
+  for (int k = 0; k < taps; ++k)
+    for (int i = 0; i < 8; ++i) v.pattern.insert(v.pattern.end(), {even[k], odd[k]});
   for (int b = 0; b < blocks; ++b) {
     const int x0 = 16 * b, base = t->offsets[x0] - v.even_shift;
     bool ok = x0 + 16 <= width && base >= 0 && base + 16 <= src_columns;
     for (int k = 0; ok && k < 8; ++k)
       ok = t->offsets[x0 + 2 * k] == base + k + v.even_shift && t->offsets[x0 + 2 * k + 1] == base + k + v.odd_shift &&
-           std::equal(row(x0 + 2 * k), row(x0 + 2 * k) + taps, v.pattern.begin()) &&
-           std::equal(row(x0 + 2 * k + 1), row(x0 + 2 * k + 1) + taps, v.pattern.begin() + taps);
+           std::equal(row(x0 + 2 * k), row(x0 + 2 * k) + taps, even.begin()) &&
+           std::equal(row(x0 + 2 * k + 1), row(x0 + 2 * k + 1) + taps, odd.begin());
     v.fast[b] = ok;
   }
   return v;
@@ -270,6 +271,12 @@ std::string Colorspace::variant_source(bool luma, bool resample, const VectorPla
            fmt::format("read_buffer(in{0}, in{0}_offset, in{0}_pitch, (x) * {1} + {2}, (y))", c.plane, channels, c.channel));
     define(fmt::format("LOAD16_{}(x, y)", k),
            fmt::format("load16(in{0}, in{0}_offset, in{0}_pitch, (x), (y), {1}, {2})", c.plane, channels, c.channel));
+  }
+  if (const Component &u = in.components[1], &v = in.components[2];
+      vec && !in_image && u.plane == v.plane && in.planes[u.plane].channels == 2) {
+    define("CHROMA_PAIR", u.channel == 0 ? 1 : 2);
+    define("PAIR16(x, y, part)",
+           fmt::format("raw16(in{0}, in{0}_offset, in{0}_pitch, (x), (y), (part))", u.plane));
   }
   const bool dst_sub = out.subsampled();
   const auto luma_need = dst_sub ? needed(affine_, {0}) : needed(affine_, {0, 1, 2});

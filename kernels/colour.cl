@@ -27,8 +27,6 @@
 //                            gathers across work-items); 0: one pixel per work-item
 //   LOAD16_0..2(x, y), STORE_LUMA16(x0, y, q0, q1, q2, qa), STORE_CHROMA16(x0, y, q1, q2)
 //                            the vector forms (VEC only)
-//   CHROMA_PAIR, PAIR16(x, y, part)  VEC: components 1 and 2 are the channels of one plane,
-//                            component 1 first (1) or second (2); its raw interleaved lanes
 
 #ifndef IN_FLOAT
 #define IN_FLOAT 0
@@ -172,24 +170,6 @@ float16 load16(__global const uchar *p, int off, int pitch, int x, int y, int ch
 }
 #endif
 
-#if VEC && !IN_IMAGE
-// Lanes 16 * part .. 16 * part + 15 of a two-channel row from pixel x on, channels interleaved.
-#if IN_FLOAT
-float16 raw16(__global const float *p, int off, int pitch, int x, int y, int part) {
-  return vload16(part, p + off + (size_t)y * pitch + (size_t)x * 2);
-}
-#else
-float16 raw16(__global const uchar *p, int off, int pitch, int x, int y, int part) {
-  __global const uchar *row = p + off + (size_t)y * pitch + (size_t)x * 2 * IN_BYTES;
-#if IN_BYTES == 1
-  return convert_float16(vload16(part, row));
-#else
-  return convert_float16(vload16(part, (__global const ushort *)row) >> (ushort)IN_SHIFT);
-#endif
-}
-#endif
-#endif
-
 #if VEC
 // 16 columns (vertically filtered, from the block's first table column) to the 16 luma samples
 // of the block: even and odd outputs each have their TAPS_H weights (pw), starting EVEN_SHIFT and
@@ -308,25 +288,12 @@ __kernel void colour_luma(COLOUR_ARGS) {
       // Only Y is stored: its two chroma terms are one linear combination, resampled once.
       const int base = hoff[x0] - EVEN_SHIFT, y0 = voff[y];
       float16 mix = 0.0f;
-#ifdef CHROMA_PAIR
-      // Both components in one plane, interleaved: the rows are filtered as they lie (filtering
-      // and picking the channels out commute), and the channels picked out once.
-      float16 lo = 0.0f, hi = 0.0f;
-      for (int j = 0; j < TAPS_V; ++j) {
-        const float w = vw[y * TAPS_V + j];
-        lo += w * PAIR16(base, y0 + j, 0);
-        hi += w * PAIR16(base, y0 + j, 1);
-      }
-      const float16 first = (float16)(lo.even, hi.even), second = (float16)(lo.odd, hi.odd);
-      mix = CHROMA_PAIR == 1 ? m.s1 * first + m.s2 * second : m.s1 * second + m.s2 * first;
-#else
       for (int j = 0; j < TAPS_V; ++j) {
         float16 row = 0.0f;
         if (LUMA_NEED1) row += m.s1 * LOAD16_1(base, y0 + j);
         if (LUMA_NEED2) row += m.s2 * LOAD16_2(base, y0 + j);
         mix += vw[y * TAPS_V + j] * row;
       }
-#endif
       const float16 q0 = Q16(m.s0 * c0 + upsample16(mix, pw) + m.s3, thresholds16(y));
       STORE_LUMA16(x0, y, q0, q0, q0, (float16)(ALPHA));
       return;

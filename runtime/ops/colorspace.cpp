@@ -272,12 +272,6 @@ std::string Colorspace::variant_source(bool luma, bool resample, const VectorPla
     define(fmt::format("LOAD16_{}(x, y)", k),
            fmt::format("load16(in{0}, in{0}_offset, in{0}_pitch, (x), (y), {1}, {2})", c.plane, channels, c.channel));
   }
-  if (const Component &u = in.components[1], &v = in.components[2];
-      vec && !in_image && u.plane == v.plane && in.planes[u.plane].channels == 2) {
-    define("CHROMA_PAIR", u.channel == 0 ? 1 : 2);
-    define("PAIR16(x, y, part)",
-           fmt::format("raw16(in{0}, in{0}_offset, in{0}_pitch, (x), (y), (part))", u.plane));
-  }
   const bool dst_sub = out.subsampled();
   const auto luma_need = dst_sub ? needed(affine_, {0}) : needed(affine_, {0, 1, 2});
   const auto chroma_need = needed(affine_, {1, 2});

@@ -149,7 +149,6 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
   const ResampleFilter filter{params_.algorithm, params_.param_b, params_.param_c, params_.taps};
   const auto [h_axis, v_axis] = scale_axes(params_, pl.src_w, pl.src_h, pl.dst_w, pl.dst_h, chroma);
   const auto vt = build_resample_table(filter, v_axis);
-  pl.v_table = upload_table(device_->context(), vt);
   const bool src_image = params_.src_storage == CLVF_STORAGE_CL_IMAGE;
   const bool dst_image = params_.dst_storage == CLVF_STORAGE_CL_IMAGE && !float_output_;
   const int index = static_cast<int>(&pl - planes_.data());
@@ -206,6 +205,7 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
     }
   }
 
+  pl.v_table = upload_table(device_->context(), vt);
   // Two passes. Pass 2 on CPUs runs one output per work-item with tap-major weights (what
   // vectorises across work-items there); on GPUs it reads its taps 4 at a time.
   const bool tap_major_weights = kernels_ != Kernels::kGpu;

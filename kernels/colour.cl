@@ -20,6 +20,10 @@
 //   LUMA_UP                  components 1, 2 come from a subsampled plane (resampled with
 //                            TAPS_H x TAPS_V table entries)
 //   LUMA_Y_ONLY              colour_luma stores output component 0 only (4:2:0 outputs)
+//   ROW_PAIRS, SPAN_V        1 (VEC, LUMA_UP, LUMA_Y_ONLY): a work-item converts luma rows 2g and
+//                            2g + 1, which share most of their chroma rows: voff[g] is the first
+//                            of the SPAN_V chroma rows they read, vw[(g * SPAN_V + s) * 2 + r] the
+//                            weight of row voff[g] + s for luma row 2g + r (0 off its taps)
 //   CHROMA_NEED0..2, CHROMA_DOWN  the same for colour_chroma (resampled from full-size planes)
 //   STORE_LUMA(x, y, q), STORE_CHROMA(x, y, q)  write a float4 of quantised output values
 //   VEC                      1: a work-item converts 16 pixels of a row, with vector loads and
@@ -275,33 +279,56 @@ float16 apply16(float4 r, float16 c0, float16 c1, float16 c2) { return r.x * c0 
 #define COLOUR_ARGS                                                                              \
   IN_PLANE(0), IN_PLANE(1), IN_PLANE(2), OUT_PLANE(0), OUT_PLANE(1), OUT_PLANE(2), float16 m,    \
       __global const int *hoff, __global const float *hw, __global const int *voff,             \
-      __global const float *vw, int width, __global const uchar *fast, __global const float *pw
+      __global const float *vw, int width, int height, __global const uchar *fast, __global const float *pw
+
+// The vertical table of luma row y: its first chroma row, tap count and weights.
+#ifndef ROW_PAIRS
+#define ROW_PAIRS 0
+#endif
+#if ROW_PAIRS
+#define V_FIRST(y) voff[(y) / 2]
+#define V_TAPS SPAN_V
+#define V_WEIGHT(y, j) vw[(((y) / 2) * SPAN_V + (j)) * 2 + ((y) & 1)]
+#else
+#define V_FIRST(y) voff[y]
+#define V_TAPS TAPS_V
+#define V_WEIGHT(y, j) vw[(y) * TAPS_V + (j)]
+#endif
 
 __kernel void colour_luma(COLOUR_ARGS) {
 #if VEC
-  const int block = get_global_id(0), x0 = 16 * block, y = get_global_id(1);
+  const int block = get_global_id(0), x0 = 16 * block;
+  const int y_first = (1 + ROW_PAIRS) * get_global_id(1), y_end = min(y_first + 1 + ROW_PAIRS, height);
   if (fast[block]) {
+#if LUMA_UP && LUMA_Y_ONLY
+    // Only Y is stored: its two chroma terms are one linear combination, resampled once, and
+    // with ROW_PAIRS each chroma row is loaded once for both luma rows.
+    const int base = hoff[x0] - EVEN_SHIFT, y0 = V_FIRST(y_first);
+    float16 mix0 = 0.0f, mix1 = 0.0f;
+    for (int j = 0; j < V_TAPS; ++j) {
+      float16 row = 0.0f;
+      if (LUMA_NEED1) row += m.s1 * LOAD16_1(base, y0 + j);
+      if (LUMA_NEED2) row += m.s2 * LOAD16_2(base, y0 + j);
+      mix0 += V_WEIGHT(y_first, j) * row;
+      if (ROW_PAIRS) mix1 += V_WEIGHT(y_first + 1, j) * row;
+    }
+#define STORE_Y16(y, mix)                                                                       \
+  do {                                                                                          \
+    const float16 c0 = LUMA_NEED0 ? LOAD16_0(x0, y) : 0.0f;                                     \
+    const float16 q0 = Q16(m.s0 * c0 + upsample16(mix, pw) + m.s3, thresholds16(y));           \
+    STORE_LUMA16(x0, y, q0, q0, q0, (float16)(ALPHA));                                          \
+  } while (0)
+    STORE_Y16(y_first, mix0);
+    if (y_first + 1 < y_end) STORE_Y16(y_first + 1, mix1);
+    return;
+#else
+    const int y = y_first;
     float16 c0 = 0.0f, c1 = 0.0f, c2 = 0.0f;
     if (LUMA_NEED0) c0 = LOAD16_0(x0, y);
-#if LUMA_UP && LUMA_Y_ONLY
-    {
-      // Only Y is stored: its two chroma terms are one linear combination, resampled once.
-      const int base = hoff[x0] - EVEN_SHIFT, y0 = voff[y];
-      float16 mix = 0.0f;
-      for (int j = 0; j < TAPS_V; ++j) {
-        float16 row = 0.0f;
-        if (LUMA_NEED1) row += m.s1 * LOAD16_1(base, y0 + j);
-        if (LUMA_NEED2) row += m.s2 * LOAD16_2(base, y0 + j);
-        mix += vw[y * TAPS_V + j] * row;
-      }
-      const float16 q0 = Q16(m.s0 * c0 + upsample16(mix, pw) + m.s3, thresholds16(y));
-      STORE_LUMA16(x0, y, q0, q0, q0, (float16)(ALPHA));
-      return;
-    }
-#elif LUMA_UP
-    const int base = hoff[x0] - EVEN_SHIFT, y0 = voff[y];
-    for (int j = 0; j < TAPS_V; ++j) {
-      const float wv = vw[y * TAPS_V + j];
+#if LUMA_UP
+    const int base = hoff[x0] - EVEN_SHIFT, y0 = V_FIRST(y);
+    for (int j = 0; j < V_TAPS; ++j) {
+      const float wv = V_WEIGHT(y, j);
       if (LUMA_NEED1) c1 += wv * LOAD16_1(base, y0 + j);
       if (LUMA_NEED2) c2 += wv * LOAD16_2(base, y0 + j);
     }
@@ -321,21 +348,22 @@ __kernel void colour_luma(COLOUR_ARGS) {
                   q2 = Q16(apply16(m.s89ab, c0, c1, c2), t);
     STORE_LUMA16(x0, y, q0, q1, q2, qa);
     return;
+#endif
   }
+  for (int y = y_first; y < y_end; ++y) {
 #if LUMA_UP
-  {
     // A block at a plane edge: each of its source columns is filtered vertically once (not once
     // per pixel and tap, which made these few blocks a third of the pass), then each pixel's
     // horizontal taps read them. The block's first offsets lie within 15 of one another (the
     // host checks): it spans at most 15 + TAPS_H columns.
-    const int last = min(x0 + 16, width) - 1, y0 = voff[y];
+    const int last = min(x0 + 16, width) - 1, y0 = V_FIRST(y);
     int base = hoff[x0], end = base;
     for (int x = x0 + 1; x <= last; ++x) base = min(base, hoff[x]), end = max(end, hoff[x]);
     float col1[15 + TAPS_H], col2[15 + TAPS_H];
     for (int i = 0; i < end + TAPS_H - base; ++i) {
       float a = 0.0f, b = 0.0f;
-      for (int j = 0; j < TAPS_V; ++j) {
-        const float w = vw[y * TAPS_V + j];
+      for (int j = 0; j < V_TAPS; ++j) {
+        const float w = V_WEIGHT(y, j);
         if (LUMA_NEED1) a += w * READ1(base + i, y0 + j);
         if (LUMA_NEED2) b += w * READ2(base + i, y0 + j);
       }
@@ -352,10 +380,10 @@ __kernel void colour_luma(COLOUR_ARGS) {
       const float4 q = quantise(apply(m, c0, c1, c2, ALPHA_AT(x, y)), x, y);
       STORE_LUMA(x, y, q);
     }
-  }
 #else
-  for (int x = x0; x < min(x0 + 16, width); ++x) LUMA_PIXEL(x, y);
+    for (int x = x0; x < min(x0 + 16, width); ++x) LUMA_PIXEL(x, y);
 #endif
+  }
 #else
   LUMA_PIXEL((int)get_global_id(0), (int)get_global_id(1));
 #endif

@@ -204,22 +204,27 @@ Colorspace::Colorspace(std::shared_ptr<Device> device, const clvf_colorspace_par
     Pass pass;
     std::optional<VectorPlan> vec;
     if (vector_device && !(resample && !luma)) vec = plan_vectors(gw, resample ? &th : nullptr, resample ? cw : gw);
+    // Vector luma of a 4:2:0 output: row pairs that load their shared chroma rows once.
+    BlockTable pairs;
+    if (vec && luma && resample && dst_sub) pairs = block_table(tv, ch, 2, 1, tv.taps + 2, 1);
     const char* kernel = luma ? "colour_luma" : "colour_chroma";
-    pass.kernel = device_->kernel(variant_source(luma, resample, vec ? &*vec : nullptr, th, tv), "-cl-std=CL1.2", kernel);
-    pass.range = vec ? cl::NDRange((gw + 15) / 16, gh) : cl::NDRange(gw, gh);
+    pass.kernel = device_->kernel(variant_source(luma, resample, vec ? &*vec : nullptr, th, tv, pairs.span),
+                                  "-cl-std=CL1.2", kernel);
+    const int rows = pairs.span ? static_cast<int>(pairs.bases.size()) : gh;
+    pass.range = vec ? cl::NDRange((gw + 15) / 16, rows) : cl::NDRange(gw, gh);
     const auto& ctx = device_->context();
     if (resample) pass.h = upload_table(ctx, th), pass.v = upload_table(ctx, tv);
+    if (pairs.span) pass.v = {read_only_copy(ctx, pairs.bases), read_only_copy(ctx, pairs.matrix)};
     pass.kernel.set("m", m);
     pass.kernel.set("hoff", resample ? pass.h.offsets : no_table_);
     pass.kernel.set("hw", resample ? pass.h.weights : no_table_);
     pass.kernel.set("voff", resample ? pass.v.offsets : no_table_);
     pass.kernel.set("vw", resample ? pass.v.weights : no_table_);
     pass.kernel.set("width", gw);
+    pass.kernel.set("height", gh);
     if (vec) {
-      pass.fast = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, vec->fast.size(), vec->fast.data());
-      if (!vec->pattern.empty())
-        pass.pattern = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, vec->pattern.size() * sizeof(float),
-                                  vec->pattern.data());
+      pass.fast = read_only_copy(ctx, vec->fast);
+      if (!vec->pattern.empty()) pass.pattern = read_only_copy(ctx, vec->pattern);
     }
     pass.kernel.set("fast", vec ? pass.fast : no_table_);
     pass.kernel.set("pw", vec && !vec->pattern.empty() ? pass.pattern : no_table_);
@@ -238,7 +243,7 @@ Colorspace::Colorspace(std::shared_ptr<Device> device, const clvf_colorspace_par
 }
 
 std::string Colorspace::variant_source(bool luma, bool resample, const VectorPlan* vec, const ResampleTable& th,
-                                       const ResampleTable& tv) const {
+                                       const ResampleTable& tv, int pair_span) const {
   const PixelFormat& in = *src_format_;
   const PixelFormat& out = *dst_format_;
   const bool in_image = params_.src_storage == CLVF_STORAGE_CL_IMAGE;
@@ -284,6 +289,8 @@ std::string Colorspace::variant_source(bool luma, bool resample, const VectorPla
   define("CHROMA_DOWN", int(!luma && resample));
   define("TAPS_H", resample ? th.stride : 1);
   define("TAPS_V", resample ? tv.stride : 1);
+  define("ROW_PAIRS", int(pair_span > 0));
+  define("SPAN_V", pair_span);
   define("STORE_LUMA(x, y, q)", store_statements(out, out_image, 1));
   define("STORE_CHROMA(x, y, q)", dst_sub ? store_statements(out, out_image, 2) : std::string());
   define("STORE_LUMA16(x0, y, q0, q1, q2, qa)", store16_statements(out, out_image, 1));

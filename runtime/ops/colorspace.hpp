@@ -51,10 +51,10 @@ class Colorspace final : public Operation {
     cl::Buffer fast, pattern;    // 16 pixels per work-item: the blocks that take vector code
     std::string name;  // in kernel-time reports
   };
-  // The program text of the luma or chroma pass; vec null: one pixel per work-item, else 16 (see
-  // colour.cl).
+  // The program text of the luma or chroma pass; vec null: one pixel per work-item, else 16;
+  // pair_span > 0: luma in row pairs reading that many chroma rows (see colour.cl).
   std::string variant_source(bool luma, bool resample, const VectorPlan* vec, const ResampleTable& th,
-                             const ResampleTable& tv) const;
+                             const ResampleTable& tv, int pair_span) const;
 
   std::shared_ptr<Device> device_;
   clvf_colorspace_params params_;

@@ -250,11 +250,7 @@ BlockTable block_table(const ResampleTable& table, int src_size, int pixels, int
 }
 
 DeviceTable upload_table(const cl::Context& context, const ResampleTable& table) {
-  const auto upload = [&](const auto& v) {
-    return cl::Buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * sizeof(v[0]),
-                      const_cast<void*>(static_cast<const void*>(v.data())));
-  };
-  return {upload(table.offsets), upload(table.weights)};
+  return {read_only_copy(context, table.offsets), read_only_copy(context, table.weights)};
 }
 
 }  // namespace clvf::detail

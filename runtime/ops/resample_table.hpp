@@ -81,6 +81,12 @@ struct BlockTable {
 BlockTable block_table(const ResampleTable& table, int src_size, int pixels, int channels, int max_span,
                        int span_multiple = 0);
 
+// A read-only device copy of v.
+template <class T>
+cl::Buffer read_only_copy(const cl::Context& context, const std::vector<T>& v) {
+  return cl::Buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * sizeof(T), const_cast<T*>(v.data()));
+}
+
 // The table on the device: read-only buffers of its offsets and weights.
 struct DeviceTable {
   cl::Buffer offsets, weights;

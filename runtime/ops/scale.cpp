@@ -179,10 +179,7 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
                              build_options(pl, false, false) +
                                  fmt::format(" -DSPAN_V={} -DSPAN={} -DROWS={} -DTAPS_V={}", rows.span, bt.span, group, vt.taps),
                              "scale_block");
-      const auto upload = [&](const auto& v) {
-        return cl::Buffer(device_->context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * sizeof(v[0]),
-                          const_cast<void*>(static_cast<const void*>(v.data())));
-      };
+      const auto upload = [&](const auto& v) { return read_only_copy(device_->context(), v); };
       std::vector<cl_int2> blocks(bt.bases.size());
       for (size_t b = 0; b < blocks.size(); ++b) blocks[b] = {{bt.bases[b], bt.regular[b]}};
       pl.h_table = {upload(blocks), upload(bt.matrix)};

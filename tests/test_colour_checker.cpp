@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <tuple>
 
 #include "checker_support.hpp"
 #include "component_check.hpp"
@@ -69,6 +70,15 @@ std::vector<clvf_colorspace_params> make_cases(clvf_storage storage) {
   for (int i = 0; i < random_count; ++i) {
     const int w = std::uniform_int_distribution<int>(1, max)(rng), h = std::uniform_int_distribution<int>(1, max)(rng);
     cases.push_back(random_params(rng, kFormats[rng() % 7], kFormats[rng() % 7], w, h));
+  }
+  // Wide enough for CPU devices' 16-pixel vector blocks (48 and more), odd heights for the last
+  // row pair: these run on Oclgrind too, which checks every access.
+  for (const auto& [filter, w, h] : {std::tuple{CLVF_SCALE_BILINEAR, 67, 35}, {CLVF_SCALE_SPLINE36, 64, 13}}) {
+    auto p = random_params(rng, CLVF_PIX_P010, CLVF_PIX_NV12, w, h);
+    p.chroma_filter = filter, p.src_matrix = CLVF_MATRIX_BT2020_NCL, p.dst_matrix = CLVF_MATRIX_BT709;
+    cases.push_back(p);
+    p.src_format = CLVF_PIX_NV12;
+    cases.push_back(p);
   }
   if (!small_only()) {
     auto p = random_params(rng, CLVF_PIX_NV12, CLVF_PIX_NV12, 1920, 1080);

@@ -20,10 +20,11 @@
 //   LUMA_UP                  components 1, 2 come from a subsampled plane (resampled with
 //                            TAPS_H x TAPS_V table entries)
 //   LUMA_Y_ONLY              colour_luma stores output component 0 only (4:2:0 outputs)
-//   ROW_PAIRS, SPAN_V        1 (VEC, LUMA_UP, LUMA_Y_ONLY): a work-item converts luma rows 2g and
-//                            2g + 1, which share most of their chroma rows: voff[g] is the first
-//                            of the SPAN_V chroma rows they read, vw[(g * SPAN_V + s) * 2 + r] the
-//                            weight of row voff[g] + s for luma row 2g + r (0 off its taps)
+//   ROW_GROUP, SPAN_V        G > 1 (VEC, LUMA_UP, LUMA_Y_ONLY): a work-item converts luma rows
+//                            Gg .. Gg + G - 1, which share most of their chroma rows: voff[g] is
+//                            the first of the SPAN_V chroma rows they read, vw[(g * SPAN_V + s) *
+//                            G + r] the weight of row voff[g] + s for luma row Gg + r (0 off its
+//                            taps); 1: a row per work-item (voff, vw per row, TAPS_V)
 //   CHROMA_NEED0..2, CHROMA_DOWN  the same for colour_chroma (resampled from full-size planes)
 //   STORE_LUMA(x, y, q), STORE_CHROMA(x, y, q)  write a float4 of quantised output values
 //   VEC                      1: a work-item converts 16 pixels of a row, with vector loads and
@@ -282,13 +283,13 @@ float16 apply16(float4 r, float16 c0, float16 c1, float16 c2) { return r.x * c0 
       __global const float *vw, int width, int height, __global const uchar *fast, __global const float *pw
 
 // The vertical table of luma row y: its first chroma row, tap count and weights.
-#ifndef ROW_PAIRS
-#define ROW_PAIRS 0
+#ifndef ROW_GROUP
+#define ROW_GROUP 1
 #endif
-#if ROW_PAIRS
-#define V_FIRST(y) voff[(y) / 2]
+#if ROW_GROUP > 1
+#define V_FIRST(y) voff[(y) / ROW_GROUP]
 #define V_TAPS SPAN_V
-#define V_WEIGHT(y, j) vw[(((y) / 2) * SPAN_V + (j)) * 2 + ((y) & 1)]
+#define V_WEIGHT(y, j) vw[(((y) / ROW_GROUP) * SPAN_V + (j)) * ROW_GROUP + ((y) % ROW_GROUP)]
 #else
 #define V_FIRST(y) voff[y]
 #define V_TAPS TAPS_V
@@ -298,19 +299,19 @@ float16 apply16(float4 r, float16 c0, float16 c1, float16 c2) { return r.x * c0 
 __kernel void colour_luma(COLOUR_ARGS) {
 #if VEC
   const int block = get_global_id(0), x0 = 16 * block;
-  const int y_first = (1 + ROW_PAIRS) * get_global_id(1), y_end = min(y_first + 1 + ROW_PAIRS, height);
+  const int y_first = ROW_GROUP * get_global_id(1), y_end = min(y_first + ROW_GROUP, height);
   if (fast[block]) {
 #if LUMA_UP && LUMA_Y_ONLY
     // Only Y is stored: its two chroma terms are one linear combination, resampled once, and
-    // with ROW_PAIRS each chroma row is loaded once for both luma rows.
+    // each chroma row is loaded once for the ROW_GROUP luma rows.
     const int base = hoff[x0] - EVEN_SHIFT, y0 = V_FIRST(y_first);
-    float16 mix0 = 0.0f, mix1 = 0.0f;
+    float16 mix[ROW_GROUP];
+    _Pragma("unroll") for (int r = 0; r < ROW_GROUP; ++r) mix[r] = 0.0f;
     for (int j = 0; j < V_TAPS; ++j) {
       float16 row = 0.0f;
       if (LUMA_NEED1) row += m.s1 * LOAD16_1(base, y0 + j);
       if (LUMA_NEED2) row += m.s2 * LOAD16_2(base, y0 + j);
-      mix0 += V_WEIGHT(y_first, j) * row;
-      if (ROW_PAIRS) mix1 += V_WEIGHT(y_first + 1, j) * row;
+      _Pragma("unroll") for (int r = 0; r < ROW_GROUP; ++r) mix[r] += V_WEIGHT(y_first + r, j) * row;
     }
 #define STORE_Y16(y, mix)                                                                       \
   do {                                                                                          \
@@ -318,8 +319,7 @@ __kernel void colour_luma(COLOUR_ARGS) {
     const float16 q0 = Q16(m.s0 * c0 + upsample16(mix, pw) + m.s3, thresholds16(y));           \
     STORE_LUMA16(x0, y, q0, q0, q0, (float16)(ALPHA));                                          \
   } while (0)
-    STORE_Y16(y_first, mix0);
-    if (y_first + 1 < y_end) STORE_Y16(y_first + 1, mix1);
+    _Pragma("unroll") for (int r = 0; r < ROW_GROUP; ++r) if (y_first + r < y_end) STORE_Y16(y_first + r, mix[r]);
     return;
 #else
     const int y = y_first;

@@ -52,9 +52,9 @@ class Colorspace final : public Operation {
     std::string name;  // in kernel-time reports
   };
   // The program text of the luma or chroma pass; vec null: one pixel per work-item, else 16;
-  // pair_span > 0: luma in row pairs reading that many chroma rows (see colour.cl).
+  // row_group > 1: luma in groups of rows reading group_span chroma rows (see colour.cl).
   std::string variant_source(bool luma, bool resample, const VectorPlan* vec, const ResampleTable& th,
-                             const ResampleTable& tv, int pair_span) const;
+                             const ResampleTable& tv, int row_group, int group_span) const;
 
   std::shared_ptr<Device> device_;
   clvf_colorspace_params params_;

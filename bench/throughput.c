@@ -8,7 +8,7 @@
  *   converted to BT.709)
  *   throughput denoise [s:p:r[:t]] [frames] [WxH]              defaults: 4:7:15:0 20 1920x1080
  *   throughput colorspace [in:out[:SRC_FMT:DST_FMT]] [frames] [WxH]  defaults: bt601:bt709:nv12:nv12 300 1920x1080
- *   (formats nv12 or p010)
+ *   (formats nv12, p010, yuv420p, yv12, yuv444p, rgba, bgra; scale: nv12, p010, yuv420p, yuv444p)
  * (denoise with t > 0 streams through send/receive, or submit/complete in flight: each frame is
  *  also copied into the ring)
  * NV12. The device is CLVF_DEVICE's, else the first GPU, else the first device. With
@@ -41,18 +41,44 @@ static double now(void)
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-/* An NV12 (bytes 1) or P010 (bytes 2) frame. */
-static void describe(clvf_frame *f, clvf_storage storage, unsigned char *host, cl_mem mem, int w, int h, int bytes)
+/* The planes of a frame of `format` at w x h, packed one after another: their count, pitches
+ * (the bytes of a row) and rows. */
+typedef struct layout {
+    int planes;
+    size_t pitch[3], rows[3];
+} layout;
+static layout layout_of(const char *format, int w, int h)
 {
+    const size_t cw = (size_t)(w + 1) / 2, ch = (size_t)(h + 1) / 2;
+    if (!strcmp(format, "nv12"))
+        return (layout){2, {w, 2 * cw}, {h, ch}};
+    if (!strcmp(format, "p010"))
+        return (layout){2, {2 * (size_t)w, 4 * cw}, {h, ch}};
+    if (!strcmp(format, "yuv420p") || !strcmp(format, "yv12"))
+        return (layout){3, {w, cw, cw}, {h, ch, ch}};
+    if (!strcmp(format, "yuv444p"))
+        return (layout){3, {w, w, w}, {h, h, h}};
+    return (layout){1, {4 * (size_t)w}, {h}}; /* rgba, bgra (clvf_pixel_format_from_name checks the name) */
+}
+static size_t layout_bytes(layout l)
+{
+    size_t n = 0;
+    for (int i = 0; i < l.planes; i++)
+        n += l.pitch[i] * l.rows[i];
+    return n;
+}
+static void describe(clvf_frame *f, clvf_storage storage, unsigned char *host, cl_mem mem, layout l)
+{
+    size_t offset = 0;
     memset(f, 0, sizeof(*f));
     f->storage = storage;
-    f->planes[0].pitch = f->planes[1].pitch = (size_t)w * bytes;
-    if (storage == CLVF_STORAGE_HOST) {
-        f->planes[0].data = host;
-        f->planes[1].data = host + (size_t)w * h * bytes;
-    } else {
-        f->planes[0].mem = f->planes[1].mem = mem;
-        f->planes[1].offset = (size_t)w * h * bytes;
+    for (int i = 0; i < l.planes; i++) {
+        f->planes[i].pitch = l.pitch[i];
+        if (storage == CLVF_STORAGE_HOST)
+            f->planes[i].data = host + offset;
+        else
+            f->planes[i].mem = mem, f->planes[i].offset = offset;
+        offset += l.pitch[i] * l.rows[i];
     }
 }
 
@@ -113,13 +139,16 @@ int main(int argc, char **argv)
     }
     if (denoise || colour)
         w = W, h = H;
+    char algorithm[32] = "";
+    const int scale_formats = !denoise && !colour && sscanf(setting, "%31[^:]:%31[^:]:%31s", algorithm, src_fmt, dst_fmt) == 3;
     if (clvf_device_open(NULL, &dev) != CLVF_OK || clvf_device_handles(dev, &ctx, NULL, NULL) != CLVF_OK)
         return fail("device");
-    printf("%s %dx%d -> %dx%d NV12 %s, %d frames, %s\n", argv[1], W, H, w, h, setting, frames, clvf_device_name(dev));
+    printf("%s %dx%d -> %dx%d %s, %d frames, %s\n", argv[1], W, H, w, h, setting, frames, clvf_device_name(dev));
     for (int mode = 0; mode < 3; mode++) {
         clvf_storage storage = mode == 2 ? CLVF_STORAGE_CL_BUFFER : CLVF_STORAGE_HOST;
-        /* NV12 frames (P010: twice the bytes). */
-        size_t in_bytes = (size_t)W * H * 6 / 2, out_bytes = (size_t)w * h * 6 / 2;
+        const layout in_layout = layout_of(denoise ? "nv12" : src_fmt, W, H);
+        const layout out_layout = layout_of(denoise ? "nv12" : dst_fmt, w, h);
+        size_t in_bytes = layout_bytes(in_layout), out_bytes = layout_bytes(out_layout);
         unsigned char *in = malloc(in_bytes), *out = malloc(out_bytes);
         cl_mem bin, bout;
         clvf_frame a, b;
@@ -151,7 +180,13 @@ int main(int argc, char **argv)
             if (clvf_pixel_format_from_name(src_fmt, &cp.src_format) != CLVF_OK ||
                 clvf_pixel_format_from_name(dst_fmt, &cp.dst_format) != CLVF_OK ||
                 clvf_matrix_from_name(in_matrix, &cp.src_matrix) != CLVF_OK ||
-                clvf_matrix_from_name(out_matrix, &cp.dst_matrix) != CLVF_OK || clvf_colorspace_create(dev, &cp, &c) != CLVF_OK)
+                clvf_matrix_from_name(out_matrix, &cp.dst_matrix) != CLVF_OK)
+                return fail("colorspace");
+            if (cp.src_format == CLVF_PIX_RGBA || cp.src_format == CLVF_PIX_BGRA)
+                cp.src_range = CLVF_RANGE_PC; /* RGB is full range */
+            if (cp.dst_format == CLVF_PIX_RGBA || cp.dst_format == CLVF_PIX_BGRA)
+                cp.dst_range = CLVF_RANGE_PC;
+            if (clvf_colorspace_create(dev, &cp, &c) != CLVF_OK)
                 return fail("colorspace");
             o = (op){c, (void *)clvf_colorspace_process, (void *)clvf_colorspace_submit, (void *)clvf_colorspace_complete,
                      (void *)clvf_colorspace_profile, (void *)clvf_colorspace_release};
@@ -162,8 +197,7 @@ int main(int argc, char **argv)
             sp.format = CLVF_PIX_NV12;
             sp.src_width = W, sp.src_height = H, sp.dst_width = w, sp.dst_height = h;
             sp.src_storage = sp.dst_storage = storage;
-            char algorithm[32] = "";
-            if (sscanf(setting, "%31[^:]:%31[^:]:%31s", algorithm, src_fmt, dst_fmt) == 3) {
+            if (scale_formats) {
                 if (clvf_pixel_format_from_name(src_fmt, &sp.format) != CLVF_OK ||
                     clvf_pixel_format_from_name(dst_fmt, &sp.dst_format) != CLVF_OK)
                     return fail("format");
@@ -175,8 +209,8 @@ int main(int argc, char **argv)
             o = (op){sc, (void *)clvf_scale_process, (void *)clvf_scale_submit, (void *)clvf_scale_complete,
                      (void *)clvf_scale_profile, (void *)clvf_scale_release};
         }
-        describe(&a, storage, in, bin, W, H, !denoise && !strcmp(src_fmt, "p010") ? 2 : 1);
-        describe(&b, storage, out, bout, w, h, !denoise && !strcmp(dst_fmt, "p010") ? 2 : 1);
+        describe(&a, storage, in, bin, in_layout);
+        describe(&b, storage, out, bout, out_layout);
         if (mode == 1 && o.submit) { /* warm; a denoise stream is one kind or the other */
             if (o.submit(o.handle, &a, &b) != CLVF_OK || o.complete(o.handle) != CLVF_OK)
                 return fail("warm");

@@ -20,7 +20,7 @@
 //   LUMA_UP                  components 1, 2 come from a subsampled plane (resampled with
 //                            TAPS_H x TAPS_V table entries)
 //   LUMA_Y_ONLY              colour_luma stores output component 0 only (4:2:0 outputs)
-//   ROW_GROUP, SPAN_V        G > 1 (VEC, LUMA_UP, LUMA_Y_ONLY): a work-item converts luma rows
+//   ROW_GROUP, SPAN_V        G > 1 (VEC, LUMA_UP): a work-item converts luma rows
 //                            Gg .. Gg + G - 1, which share most of their chroma rows: voff[g] is
 //                            the first of the SPAN_V chroma rows they read, vw[(g * SPAN_V + s) *
 //                            G + r] the weight of row voff[g] + s for luma row Gg + r (0 off its
@@ -322,31 +322,42 @@ __kernel void colour_luma(COLOUR_ARGS) {
     _Pragma("unroll") for (int r = 0; r < ROW_GROUP; ++r) if (y_first + r < y_end) STORE_Y16(y_first + r, mix[r]);
     return;
 #else
-    const int y = y_first;
-    float16 c0 = 0.0f, c1 = 0.0f, c2 = 0.0f;
-    if (LUMA_NEED0) c0 = LOAD16_0(x0, y);
 #if LUMA_UP
-    const int base = hoff[x0] - EVEN_SHIFT, y0 = V_FIRST(y);
+    // The group's chroma rows, each loaded once and weighted for each of its luma rows.
+    const int base = hoff[x0] - EVEN_SHIFT, y0 = V_FIRST(y_first);
+    float16 up1[ROW_GROUP], up2[ROW_GROUP];
+    _Pragma("unroll") for (int r = 0; r < ROW_GROUP; ++r) up1[r] = up2[r] = 0.0f;
     for (int j = 0; j < V_TAPS; ++j) {
-      const float wv = V_WEIGHT(y, j);
-      if (LUMA_NEED1) c1 += wv * LOAD16_1(base, y0 + j);
-      if (LUMA_NEED2) c2 += wv * LOAD16_2(base, y0 + j);
+      const float16 a = LUMA_NEED1 ? LOAD16_1(base, y0 + j) : 0.0f, b = LUMA_NEED2 ? LOAD16_2(base, y0 + j) : 0.0f;
+      _Pragma("unroll") for (int r = 0; r < ROW_GROUP; ++r) {
+        const float wv = V_WEIGHT(y_first + r, j);
+        if (LUMA_NEED1) up1[r] += wv * a;
+        if (LUMA_NEED2) up2[r] += wv * b;
+      }
     }
-    if (LUMA_NEED1) c1 = upsample16(c1, pw);
-    if (LUMA_NEED2) c2 = upsample16(c2, pw);
-#else
-    if (LUMA_NEED1) c1 = LOAD16_1(x0, y);
-    if (LUMA_NEED2) c2 = LOAD16_2(x0, y);
 #endif
-    const float16 t = thresholds16(y);
+    _Pragma("unroll") for (int r = 0; r < ROW_GROUP; ++r) {
+      const int y = y_first + r;
+      if (y >= y_end) break;
+      float16 c0 = 0.0f, c1 = 0.0f, c2 = 0.0f;
+      if (LUMA_NEED0) c0 = LOAD16_0(x0, y);
+#if LUMA_UP
+      if (LUMA_NEED1) c1 = upsample16(up1[r], pw);
+      if (LUMA_NEED2) c2 = upsample16(up2[r], pw);
+#else
+      if (LUMA_NEED1) c1 = LOAD16_1(x0, y);
+      if (LUMA_NEED2) c2 = LOAD16_2(x0, y);
+#endif
+      const float16 t = thresholds16(y);
 #ifdef READ3
-    const float16 qa = LOAD16_3(x0, y);
+      const float16 qa = LOAD16_3(x0, y);
 #else
-    const float16 qa = ALPHA;
+      const float16 qa = ALPHA;
 #endif
-    const float16 q0 = Q16(apply16(m.s0123, c0, c1, c2), t), q1 = Q16(apply16(m.s4567, c0, c1, c2), t),
-                  q2 = Q16(apply16(m.s89ab, c0, c1, c2), t);
-    STORE_LUMA16(x0, y, q0, q1, q2, qa);
+      const float16 q0 = Q16(apply16(m.s0123, c0, c1, c2), t), q1 = Q16(apply16(m.s4567, c0, c1, c2), t),
+                    q2 = Q16(apply16(m.s89ab, c0, c1, c2), t);
+      STORE_LUMA16(x0, y, q0, q1, q2, qa);
+    }
     return;
 #endif
   }

@@ -71,13 +71,17 @@ std::vector<clvf_colorspace_params> make_cases(clvf_storage storage) {
     const int w = std::uniform_int_distribution<int>(1, max)(rng), h = std::uniform_int_distribution<int>(1, max)(rng);
     cases.push_back(random_params(rng, kFormats[rng() % 7], kFormats[rng() % 7], w, h));
   }
-  // Wide enough for CPU devices' 16-pixel vector blocks (48 and more), odd heights for the last
-  // row pair: these run on Oclgrind too, which checks every access.
+  // Wide enough for CPU devices' 16-pixel vector blocks (48 and more), heights that end in a
+  // partial group of rows: these run on Oclgrind too, which checks every access.
   for (const auto& [filter, w, h] : {std::tuple{CLVF_SCALE_BILINEAR, 67, 35}, {CLVF_SCALE_SPLINE36, 64, 13}}) {
     auto p = random_params(rng, CLVF_PIX_P010, CLVF_PIX_NV12, w, h);
     p.chroma_filter = filter, p.src_matrix = CLVF_MATRIX_BT2020_NCL, p.dst_matrix = CLVF_MATRIX_BT709;
     cases.push_back(p);
     p.src_format = CLVF_PIX_NV12;
+    cases.push_back(p);
+    p.src_format = CLVF_PIX_YUV420P, p.dst_format = CLVF_PIX_YUV444P;
+    cases.push_back(p);
+    p.src_format = CLVF_PIX_NV12, p.dst_format = CLVF_PIX_RGBA, p.dst_range = CLVF_RANGE_PC;
     cases.push_back(p);
   }
   if (!small_only()) {

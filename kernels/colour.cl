@@ -280,7 +280,8 @@ float16 apply16(float4 r, float16 c0, float16 c1, float16 c2) { return r.x * c0 
 #define COLOUR_ARGS                                                                              \
   IN_PLANE(0), IN_PLANE(1), IN_PLANE(2), OUT_PLANE(0), OUT_PLANE(1), OUT_PLANE(2), float16 m,    \
       __global const int *hoff, __global const float *hw, __global const int *voff,             \
-      __global const float *vw, int width, int height, __global const uchar *fast, __global const float *pw
+      __global const float *vw, int width, int height, __global const uchar *fast, __global const float *pw, \
+      __global const float *ew
 
 // The vertical table of luma row y: its first chroma row, tap count and weights.
 #ifndef ROW_GROUP
@@ -296,77 +297,148 @@ float16 apply16(float4 r, float16 c0, float16 c1, float16 c2) { return r.x * c0 
 #define V_WEIGHT(y, j) vw[(y) * TAPS_V + (j)]
 #endif
 
+#if VEC
+// Output row y of a block from its converted chroma terms (mix: m1 * Cb + m2 * Cr, resampled;
+// else c1, c2 resampled): 16 pixels at x0 where the block is whole, else the pixels up to `last`.
+#define Y_ROW_OUT(x0, last, y, mix)                                                             \
+  do {                                                                                          \
+    const float16 mix_ = (mix);                                                                 \
+    if ((last) == (x0) + 15) {                                                                  \
+      const float16 c0 = LUMA_NEED0 ? LOAD16_0(x0, y) : 0.0f;                                   \
+      const float16 q0 = Q16(m.s0 * c0 + mix_ + m.s3, thresholds16(y));                         \
+      STORE_LUMA16(x0, y, q0, q0, q0, (float16)(ALPHA));                                        \
+    } else {                                                                                    \
+      float c_[16];                                                                             \
+      vstore16(mix_, 0, c_);                                                                    \
+      for (int x = (x0); x <= (last); ++x) {                                                    \
+        const float v = m.s0 * (LUMA_NEED0 ? READ0(x, y) : 0.0f) + c_[x - (x0)] + m.s3;         \
+        STORE_LUMA(x, y, quantise((float4)(v, v, v, ALPHA), x, y));                             \
+      }                                                                                         \
+    }                                                                                           \
+  } while (0)
+#ifdef READ3
+#define ALPHA16(x0, y) LOAD16_3(x0, y)
+#else
+#define ALPHA16(x0, y) ((float16)(ALPHA))
+#endif
+#define ROW_OUT(x0, last, y, c1, c2)                                                            \
+  do {                                                                                          \
+    const float16 c1_ = (c1), c2_ = (c2);                                                       \
+    if ((last) == (x0) + 15) {                                                                  \
+      const float16 c0 = LUMA_NEED0 ? LOAD16_0(x0, y) : 0.0f, t = thresholds16(y);              \
+      const float16 q0 = Q16(apply16(m.s0123, c0, c1_, c2_), t), q1 = Q16(apply16(m.s4567, c0, c1_, c2_), t), \
+                    q2 = Q16(apply16(m.s89ab, c0, c1_, c2_), t);                                \
+      STORE_LUMA16(x0, y, q0, q1, q2, ALPHA16(x0, y));                                          \
+    } else {                                                                                    \
+      float a_[16], b_[16];                                                                     \
+      vstore16(c1_, 0, a_), vstore16(c2_, 0, b_);                                               \
+      for (int x = (x0); x <= (last); ++x) {                                                    \
+        const float c0 = LUMA_NEED0 ? READ0(x, y) : 0.0f;                                       \
+        STORE_LUMA(x, y, quantise(apply(m, c0, a_[x - (x0)], b_[x - (x0)], ALPHA_AT(x, y)), x, y)); \
+      }                                                                                         \
+    }                                                                                           \
+  } while (0)
+
+// ew: each block's slot in the edge table (-1: none), padded to 16 floats, then per slot 33 rows
+// of 16: the block's dense matrix (edge16), then its first loaded column l.
+__global const float16 *edge_entry(__global const float *ew, int block) {
+  return (__global const float16 *)ew + (get_global_size(0) + 15) / 16 + 33 * (int)ew[block];
+}
+
+// A block at a plane edge, resampled: its 32 loaded columns (lo, hi) times their 16 lanes'
+// weights each (e: the block's dense 32 x 16 matrix, zeros off each lane's taps; a dynamic lane
+// permutation per tap is no single instruction on CPUs).
+float16 edge16(float16 lo, float16 hi, __global const float16 *e) {
+  const float16 v[2] = {lo, hi};
+  const float *lanes = (const float *)v;
+  float16 acc = 0.0f;
+  _Pragma("unroll") for (int c = 0; c < 32; ++c) acc += e[c] * lanes[c];
+  return acc;
+}
+#endif
+
 __kernel void colour_luma(COLOUR_ARGS) {
 #if VEC
   const int block = get_global_id(0), x0 = 16 * block;
   const int y_first = ROW_GROUP * get_global_id(1), y_end = min(y_first + ROW_GROUP, height);
-  if (fast[block]) {
-#if LUMA_UP && LUMA_Y_ONLY
-    // Only Y is stored: its two chroma terms are one linear combination, resampled once, and
-    // each chroma row is loaded once for the ROW_GROUP luma rows.
-    const int base = hoff[x0] - EVEN_SHIFT, y0 = V_FIRST(y_first);
-    float16 mix[ROW_GROUP];
-    _Pragma("unroll") for (int r = 0; r < ROW_GROUP; ++r) mix[r] = 0.0f;
-    for (int j = 0; j < V_TAPS; ++j) {
-      float16 row = 0.0f;
-      if (LUMA_NEED1) row += m.s1 * LOAD16_1(base, y0 + j);
-      if (LUMA_NEED2) row += m.s2 * LOAD16_2(base, y0 + j);
-      _Pragma("unroll") for (int r = 0; r < ROW_GROUP; ++r) mix[r] += V_WEIGHT(y_first + r, j) * row;
-    }
-#define STORE_Y16(y, mix)                                                                       \
-  do {                                                                                          \
-    const float16 c0 = LUMA_NEED0 ? LOAD16_0(x0, y) : 0.0f;                                     \
-    const float16 q0 = Q16(m.s0 * c0 + upsample16(mix, pw) + m.s3, thresholds16(y));           \
-    STORE_LUMA16(x0, y, q0, q0, q0, (float16)(ALPHA));                                          \
-  } while (0)
-    _Pragma("unroll") for (int r = 0; r < ROW_GROUP; ++r) if (y_first + r < y_end) STORE_Y16(y_first + r, mix[r]);
-    return;
-#else
 #if LUMA_UP
-    // The group's chroma rows, each loaded once and weighted for each of its luma rows.
-    const int base = hoff[x0] - EVEN_SHIFT, y0 = V_FIRST(y_first);
-    float16 up1[ROW_GROUP], up2[ROW_GROUP];
-    _Pragma("unroll") for (int r = 0; r < ROW_GROUP; ++r) up1[r] = up2[r] = 0.0f;
-    for (int j = 0; j < V_TAPS; ++j) {
-      const float16 a = LUMA_NEED1 ? LOAD16_1(base, y0 + j) : 0.0f, b = LUMA_NEED2 ? LOAD16_2(base, y0 + j) : 0.0f;
-      _Pragma("unroll") for (int r = 0; r < ROW_GROUP; ++r) {
-        const float wv = V_WEIGHT(y_first + r, j);
-        if (LUMA_NEED1) up1[r] += wv * a;
-        if (LUMA_NEED2) up2[r] += wv * b;
-      }
+  // The group's chroma rows, each loaded once and weighted for each of its luma rows: 16 columns
+  // where the block repeats the interior pattern (fast), else (a block at a plane edge, EDGE_VEC)
+  // the 32 from the column l of its edge table entry (e). Without EDGE_VEC (planes under 32
+  // chroma columns) edge blocks take the scalar form further down.
+  const int y0 = V_FIRST(y_first), last = min(x0 + 16, width) - 1;
+// acc[r] += luma row y_first + r's vertical taps of LOAD(x, chroma row), 16 columns from x.
+#define VERTICAL16(acc, LOAD, x)                                                                \
+  for (int j = 0; j < V_TAPS; ++j) {                                                            \
+    const float16 a_ = LOAD(x, y0 + j);                                                         \
+    _Pragma("unroll") for (int r = 0; r < ROW_GROUP; ++r) acc[r] += V_WEIGHT(y_first + r, j) * a_; \
+  }
+#if LUMA_Y_ONLY
+  // Only Y is stored: its two chroma terms are one linear combination, resampled once.
+#define Y_TERMS16(x, y) \
+  ((0.0f + (LUMA_NEED1 ? m.s1 * LOAD16_1(x, y) : 0.0f)) + (LUMA_NEED2 ? m.s2 * LOAD16_2(x, y) : 0.0f))
+  float16 lo[ROW_GROUP], hi[ROW_GROUP];
+  _Pragma("unroll") for (int r = 0; r < ROW_GROUP; ++r) lo[r] = hi[r] = 0.0f;
+  if (fast[block]) {
+    VERTICAL16(lo, Y_TERMS16, hoff[x0] - EVEN_SHIFT)
+    _Pragma("unroll") for (int r = 0; r < ROW_GROUP && y_first + r < y_end; ++r)
+      Y_ROW_OUT(x0, x0 + 15, y_first + r, upsample16(lo[r], pw));
+    return;
+  }
+  if (EDGE_VEC) {
+    __global const float16 *e = edge_entry(ew, block);
+    const int l = (int)e[32].s0;
+    VERTICAL16(lo, Y_TERMS16, l)
+    VERTICAL16(hi, Y_TERMS16, l + 16)
+    _Pragma("unroll") for (int r = 0; r < ROW_GROUP && y_first + r < y_end; ++r)
+      Y_ROW_OUT(x0, last, y_first + r, edge16(lo[r], hi[r], e));
+    return;
+  }
+#else
+  float16 lo1[ROW_GROUP], hi1[ROW_GROUP], lo2[ROW_GROUP], hi2[ROW_GROUP];
+  _Pragma("unroll") for (int r = 0; r < ROW_GROUP; ++r) lo1[r] = hi1[r] = lo2[r] = hi2[r] = 0.0f;
+  if (fast[block]) {
+    const int l = hoff[x0] - EVEN_SHIFT;
+    if (LUMA_NEED1) VERTICAL16(lo1, LOAD16_1, l)
+    if (LUMA_NEED2) VERTICAL16(lo2, LOAD16_2, l)
+    _Pragma("unroll") for (int r = 0; r < ROW_GROUP && y_first + r < y_end; ++r)
+      ROW_OUT(x0, x0 + 15, y_first + r, LUMA_NEED1 ? upsample16(lo1[r], pw) : 0.0f,
+              LUMA_NEED2 ? upsample16(lo2[r], pw) : 0.0f);
+    return;
+  }
+  if (EDGE_VEC) {
+    __global const float16 *e = edge_entry(ew, block);
+    const int l = (int)e[32].s0;
+    if (LUMA_NEED1) {
+      VERTICAL16(lo1, LOAD16_1, l)
+      VERTICAL16(hi1, LOAD16_1, l + 16)
     }
+    if (LUMA_NEED2) {
+      VERTICAL16(lo2, LOAD16_2, l)
+      VERTICAL16(hi2, LOAD16_2, l + 16)
+    }
+    _Pragma("unroll") for (int r = 0; r < ROW_GROUP && y_first + r < y_end; ++r)
+      ROW_OUT(x0, last, y_first + r, LUMA_NEED1 ? edge16(lo1[r], hi1[r], e) : 0.0f,
+              LUMA_NEED2 ? edge16(lo2[r], hi2[r], e) : 0.0f);
+    return;
+  }
 #endif
+#else
+  if (fast[block]) {
     _Pragma("unroll") for (int r = 0; r < ROW_GROUP; ++r) {
       const int y = y_first + r;
       if (y >= y_end) break;
-      float16 c0 = 0.0f, c1 = 0.0f, c2 = 0.0f;
-      if (LUMA_NEED0) c0 = LOAD16_0(x0, y);
-#if LUMA_UP
-      if (LUMA_NEED1) c1 = upsample16(up1[r], pw);
-      if (LUMA_NEED2) c2 = upsample16(up2[r], pw);
-#else
-      if (LUMA_NEED1) c1 = LOAD16_1(x0, y);
-      if (LUMA_NEED2) c2 = LOAD16_2(x0, y);
-#endif
-      const float16 t = thresholds16(y);
-#ifdef READ3
-      const float16 qa = LOAD16_3(x0, y);
-#else
-      const float16 qa = ALPHA;
-#endif
-      const float16 q0 = Q16(apply16(m.s0123, c0, c1, c2), t), q1 = Q16(apply16(m.s4567, c0, c1, c2), t),
-                    q2 = Q16(apply16(m.s89ab, c0, c1, c2), t);
-      STORE_LUMA16(x0, y, q0, q1, q2, qa);
+      const float16 c1 = LUMA_NEED1 ? LOAD16_1(x0, y) : 0.0f, c2 = LUMA_NEED2 ? LOAD16_2(x0, y) : 0.0f;
+      ROW_OUT(x0, x0 + 15, y, c1, c2);
     }
     return;
-#endif
   }
+#endif
   for (int y = y_first; y < y_end; ++y) {
 #if LUMA_UP
-    // A block at a plane edge: each of its source columns is filtered vertically once (not once
-    // per pixel and tap, which made these few blocks a third of the pass), then each pixel's
-    // horizontal taps read them. The block's first offsets lie within 15 of one another (the
-    // host checks): it spans at most 15 + TAPS_H columns.
+    // A block at the edge of a narrow plane: each of its source columns is filtered vertically
+    // once, then each pixel's horizontal taps read them. The block's first offsets lie within 15
+    // of one another (the host checks): it spans at most 15 + TAPS_H columns.
     const int last = min(x0 + 16, width) - 1, y0 = V_FIRST(y);
     int base = hoff[x0], end = base;
     for (int x = x0 + 1; x <= last; ++x) base = min(base, hoff[x]), end = max(end, hoff[x]);

@@ -16,6 +16,7 @@ namespace clvf::detail {
 struct VectorPlan {
   std::vector<cl_uchar> fast;   // per block
   std::vector<float> pattern;   // resampling: per tap, 16 weights (even and odd outputs' alternately)
+  std::vector<float> edge;      // resampling: blocks at a plane edge (edge_table)
   int even_shift = 0, odd_shift = 0;  // their first columns after the block's first loaded one
 };
 
@@ -112,6 +113,36 @@ std::string bayer16_table() {
   return out + "}";
 }
 
+// The kernel's vector form of the blocks that do not repeat the pattern (at the plane's edges):
+// each such block loads 32 columns from a column l inside the plane (the table folds the edges
+// in) and weights them by a dense 32 x 16 matrix, zeros off each lane's taps. The table: each
+// block's slot (-1: none), padded to a multiple of 16, then per slot the matrix and l. Planes
+// under 32 columns keep the scalar form (no table). False where a block's taps do not fit.
+bool edge_table(VectorPlan& v, const ResampleTable& t, int width, int src_columns) {
+  if (src_columns < 32) return true;
+  const int taps = t.stride, blocks = static_cast<int>(v.fast.size());
+  constexpr int kRows = 33;
+  std::vector<float> slots((blocks + 15) / 16 * 16, -1.0f);
+  std::vector<float> body;
+  for (int b = 0; b < blocks; ++b) {
+    if (v.fast[b]) continue;
+    const int x0 = 16 * b, end = std::min(width, x0 + 16);
+    const int l = std::min(*std::min_element(t.offsets.begin() + x0, t.offsets.begin() + end), src_columns - 32);
+    slots[b] = static_cast<float>(body.size() / (kRows * 16));
+    body.resize(body.size() + kRows * 16, 0.0f);
+    float* e = body.data() + body.size() - kRows * 16;
+    for (int x = x0; x < end; ++x) {
+      if (t.offsets[x] - l + taps > 32) return false;
+      for (int k = 0; k < taps; ++k)
+        e[(t.offsets[x] - l + k) * 16 + x - x0] = t.weights[static_cast<size_t>(x) * taps + k];
+    }
+    e[32 * 16] = static_cast<float>(l);
+  }
+  v.edge = std::move(slots);
+  v.edge.insert(v.edge.end(), body.begin(), body.end());
+  return true;
+}
+
 // Which 16-pixel blocks of a row may take the vector code, and with what horizontal pattern.
 
 // Direct reads: every whole block. Resampling 2x: the blocks whose table rows repeat the
@@ -148,6 +179,7 @@ std::optional<VectorPlan> plan_vectors(int width, const ResampleTable* t, int sr
            std::equal(row(x0 + 2 * k + 1), row(x0 + 2 * k + 1) + taps, odd.begin());
     v.fast[b] = ok;
   }
+  if (!edge_table(v, *t, width, src_columns)) return std::nullopt;
   return v;
 }
 
@@ -245,6 +277,8 @@ Colorspace::Colorspace(std::shared_ptr<Device> device, const clvf_colorspace_par
     }
     pass.kernel.set("fast", vec ? pass.fast : no_table_);
     pass.kernel.set("pw", vec && !vec->pattern.empty() ? pass.pattern : no_table_);
+    if (vec && !vec->edge.empty()) pass.edge = read_only_copy(ctx, vec->edge);
+    pass.kernel.set("ew", vec && !vec->edge.empty() ? pass.edge : no_table_);
     pass.name = vec ? fmt::format("{} (16 per item)", kernel) : std::string(kernel);
     passes_.push_back(std::move(pass));
   };
@@ -280,6 +314,7 @@ std::string Colorspace::variant_source(bool luma, bool resample, const VectorPla
   if (dither_) define("BAYER16_TABLE", bayer16_table());
   define("VEC", int(vec != nullptr));
   define("EVEN_SHIFT", vec ? vec->even_shift : 0);
+  define("EDGE_VEC", int(vec && !vec->edge.empty()));
   define("ODD_SHIFT", vec ? vec->odd_shift : 0);
   const bool alpha = in.components[3].plane >= 0 && out.components[3].plane >= 0;
   for (int k = 0; k < (alpha ? 4 : 3); ++k) {

@@ -49,6 +49,7 @@ class Colorspace final : public Operation {
     cl::NDRange range, local;
     DeviceTable h, v;            // resampling tables, when the pass reads another grid
     cl::Buffer fast, pattern;    // 16 pixels per work-item: the blocks that take vector code
+    cl::Buffer edge;             // and the taps of those at a plane edge
     std::string name;  // in kernel-time reports
   };
   // The program text of the luma or chroma pass; vec null: one pixel per work-item, else 16;

@@ -26,9 +26,13 @@ ProcessResult run_bounded(const std::string& command, int seconds) {
 
 static fs::path bin_dir() { return fs::path(CLVF_FFMPEG).parent_path(); }
 
+fs::path ffmpeg_binary(const std::string& series) {
+  return bin_dir() / (series == "5.1" ? "ffmpeg" : "ffmpeg-" + series);
+}
+
 ProcessResult run_ffmpeg_bounded(const std::string& series, const std::string& args, int seconds) {
-  const fs::path ff = bin_dir() / (series == "5.1" ? "ffmpeg" : "ffmpeg-" + series);
-  return run_bounded(fmt::format("{} -hide_banner -nostdin -loglevel error {}", ff.string(), args), seconds);
+  return run_bounded(fmt::format("{} -hide_banner -nostdin -loglevel error {}", ffmpeg_binary(series).string(), args),
+                     seconds);
 }
 
 std::string MediaInfo::field(size_t stream, const std::string& key) const {

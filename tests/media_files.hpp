@@ -13,7 +13,10 @@ namespace clvf::detail::test {
 // Runs a shell command, stdout and stderr together, killed after `seconds` (status 124 then).
 ProcessResult run_bounded(const std::string& command, int seconds);
 
-// `build/bin/ffmpeg` (or the binary named by series "7.1") with the arguments, bounded in time.
+// `build/bin/ffmpeg` for series "5.1", else `build/bin/ffmpeg-<series>` (built by scripts/test.sh).
+std::filesystem::path ffmpeg_binary(const std::string& series);
+
+// That binary with the arguments, bounded in time.
 ProcessResult run_ffmpeg_bounded(const std::string& series, const std::string& args, int seconds = 180);
 
 // A file as ffprobe reads it: each stream's fields (`codec_type`, `tags.language`,

@@ -32,6 +32,8 @@
 //                            gathers across work-items); 0: one pixel per work-item
 //   LOAD16_0..2(x, y), STORE_LUMA16(x0, y, q0, q1, q2, qa), STORE_CHROMA16(x0, y, q1, q2)
 //                            the vector forms (VEC only)
+//   EDGE_VEC                 1 (VEC, LUMA_UP): the host made the edge table ew, and blocks at
+//                            a plane edge take vector code too (edge_entry, edge16)
 
 #ifndef IN_FLOAT
 #define IN_FLOAT 0

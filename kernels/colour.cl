@@ -341,10 +341,10 @@ float16 apply16(float4 r, float16 c0, float16 c1, float16 c2) { return r.x * c0 
     }                                                                                           \
   } while (0)
 
-// ew: each block's slot in the edge table (-1: none), padded to 16 floats, then per slot 33 rows
-// of 16: the block's dense matrix (edge16), then its first loaded column l.
+// ew, in rows of 16 floats: each block's entry (the row it starts at), then the entries: 33 rows,
+// the block's dense matrix (edge16), then its first loaded column l.
 __global const float16 *edge_entry(__global const float *ew, int block) {
-  return (__global const float16 *)ew + (get_global_size(0) + 15) / 16 + 33 * (int)ew[block];
+  return (__global const float16 *)ew + (int)ew[block];
 }
 
 // A block at a plane edge, resampled: its 32 loaded columns (lo, hi) times their 16 lanes'

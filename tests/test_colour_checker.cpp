@@ -72,8 +72,10 @@ std::vector<clvf_colorspace_params> make_cases(clvf_storage storage) {
     cases.push_back(random_params(rng, kFormats[rng() % 7], kFormats[rng() % 7], w, h));
   }
   // Wide enough for CPU devices' 16-pixel vector blocks (48 and more), heights that end in a
-  // partial group of rows: these run on Oclgrind too, which checks every access.
-  for (const auto& [filter, w, h] : {std::tuple{CLVF_SCALE_BILINEAR, 67, 35}, {CLVF_SCALE_SPLINE36, 64, 13}}) {
+  // partial group of rows: these run on Oclgrind too, which checks every access. Edge blocks take
+  // vector code from 32 chroma columns (64 and 67 wide), scalar code below (57).
+  for (const auto& [filter, w, h] :
+       {std::tuple{CLVF_SCALE_BILINEAR, 67, 35}, {CLVF_SCALE_SPLINE36, 64, 13}, {CLVF_SCALE_SPLINE36, 57, 11}}) {
     auto p = random_params(rng, CLVF_PIX_P010, CLVF_PIX_NV12, w, h);
     p.chroma_filter = filter, p.src_matrix = CLVF_MATRIX_BT2020_NCL, p.dst_matrix = CLVF_MATRIX_BT709;
     cases.push_back(p);

@@ -115,22 +115,22 @@ std::string bayer16_table() {
 
 // The kernel's vector form of the blocks that do not repeat the pattern (at the plane's edges):
 // each such block loads 32 columns from a column l inside the plane (the table folds the edges
-// in) and weights them by a dense 32 x 16 matrix, zeros off each lane's taps. The table: each
-// block's slot (-1: none), padded to a multiple of 16, then per slot the matrix and l. Planes
-// under 32 columns keep the scalar form (no table). False where a block's taps do not fit.
+// in) and weights them by a dense 32 x 16 matrix, zeros off each lane's taps. The table, in
+// rows of 16 floats: first each block's entry (the row it starts at; -1: none), then per entry
+// the matrix and l. Planes under 32 columns keep the scalar form (no table). False where a
+// block's taps do not fit.
 bool edge_table(VectorPlan& v, const ResampleTable& t, int width, int src_columns) {
   if (src_columns < 32) return true;
   const int taps = t.stride, blocks = static_cast<int>(v.fast.size());
   constexpr int kRows = 33;
-  std::vector<float> slots((blocks + 15) / 16 * 16, -1.0f);
-  std::vector<float> body;
+  std::vector<float> table((blocks + 15) / 16 * 16, -1.0f);
   for (int b = 0; b < blocks; ++b) {
     if (v.fast[b]) continue;
     const int x0 = 16 * b, end = std::min(width, x0 + 16);
     const int l = std::min(*std::min_element(t.offsets.begin() + x0, t.offsets.begin() + end), src_columns - 32);
-    slots[b] = static_cast<float>(body.size() / (kRows * 16));
-    body.resize(body.size() + kRows * 16, 0.0f);
-    float* e = body.data() + body.size() - kRows * 16;
+    table[b] = static_cast<float>(table.size() / 16);
+    table.resize(table.size() + kRows * 16, 0.0f);
+    float* e = table.data() + table.size() - kRows * 16;
     for (int x = x0; x < end; ++x) {
       if (t.offsets[x] - l + taps > 32) return false;
       for (int k = 0; k < taps; ++k)
@@ -138,8 +138,7 @@ bool edge_table(VectorPlan& v, const ResampleTable& t, int width, int src_column
     }
     e[32 * 16] = static_cast<float>(l);
   }
-  v.edge = std::move(slots);
-  v.edge.insert(v.edge.end(), body.begin(), body.end());
+  v.edge = std::move(table);
   return true;
 }
 

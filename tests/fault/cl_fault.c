@@ -15,13 +15,15 @@
 
 #include "cl_fault.h"
 
-static atomic_long calls, armed_at, host_waits;
+static atomic_long calls, armed_at, host_waits, first_wait;
 static const char *_Atomic fired;
+static _Thread_local long this_call;  /* the number fault() gave this thread's current call */
 
 void clvf_fault_arm(long n)
 {
     atomic_store(&calls, 0);
     atomic_store(&host_waits, 0);
+    atomic_store(&first_wait, 0);
     atomic_store(&armed_at, n);
     atomic_store(&fired, NULL);
 }
@@ -30,12 +32,15 @@ long clvf_fault_calls(void) { return atomic_load(&calls); }
 
 long clvf_fault_host_waits(void) { return atomic_load(&host_waits); }
 
+long clvf_fault_first_wait(void) { return atomic_load(&first_wait); }
+
 const char *clvf_fault_fired(void) { return atomic_load(&fired); }
 
 /* Whether this call is the one to fail. */
 static int fault(const char *name)
 {
     const long n = atomic_fetch_add(&calls, 1) + 1;
+    this_call = n;
     if (n != atomic_load(&armed_at))
         return 0;
     atomic_store(&fired, name);
@@ -147,6 +152,8 @@ cl_int clWaitForEvents(cl_uint n, const cl_event *e)
 {
     if (fault("clWaitForEvents"))
         return CL_OUT_OF_RESOURCES;
+    long none = 0;
+    atomic_compare_exchange_strong(&first_wait, &none, this_call);
     for (cl_uint i = 0; e && i < n; ++i) {
         cl_int status = CL_COMPLETE;
         REAL(clGetEventInfo)(e[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);

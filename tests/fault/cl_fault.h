@@ -10,6 +10,8 @@ long clvf_fault_calls(void);
 /* Host waits since the last arm: clFinish, blocking reads and writes, and clWaitForEvents on
  * events not all complete when it is called. */
 long clvf_fault_host_waits(void);
+/* The number of the first clWaitForEvents call since the last arm (0: none yet). */
+long clvf_fault_first_wait(void);
 /* The function that was made to fail since the last arm, or NULL. */
 const char *clvf_fault_fired(void);
 

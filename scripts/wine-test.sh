@@ -15,7 +15,10 @@ BUILD=${CLVF_WINDOWS_BUILD_DIR:-$ROOT/build-windows}
 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/mingw-w64.cmake" \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$BUILD" -j"$(nproc)"
-bash "$ROOT/scripts/build-ffmpeg-windows.sh"
+# ffmpeg.exe is built beside the interop tests (its configure keeps one core busy for minutes).
+setsid bash "$ROOT/scripts/build-ffmpeg-windows.sh" > "$BUILD/ffmpeg-windows.log" 2>&1 &
+ffmpeg_build=$!
+trap 'kill -- -$ffmpeg_build 2>/dev/null || true' EXIT  # the build's whole group, should a test fail first
 
 export WINEPREFIX=$BUILD/wine-prefix HOME=$BUILD/wine-home WINEDEBUG=-all
 export WINEDLLOVERRIDES="mscoree,mshtml=;winemenubuilder.exe=d;winedbg.exe=d"
@@ -40,6 +43,12 @@ xvfb-run -a -s "-screen 0 1024x768x24 -nolisten tcp" bash -c "
   echo 'wine-test: interop tests without kernels on Oclgrind (CL_RG: NV12 chroma planes)'
   CLVF_TEST_PLATFORM=Oclgrind timeout 600 bash '$ROOT/scripts/gtest.sh' wine '$TESTS' --gtest_brief=1 \
     --gtest_filter='$NO_KERNELS'
+  wineserver -k 2>/dev/null || true
+"
+wait $ffmpeg_build || { tail -40 "$BUILD/ffmpeg-windows.log" >&2; echo "wine-test: the Windows ffmpeg build failed" >&2; exit 1; }
+cat "$BUILD/ffmpeg-windows.log"
+xvfb-run -a -s "-screen 0 1024x768x24 -nolisten tcp" bash -c "
+  set -euo pipefail
   echo 'wine-test: ffmpeg.exe with the clvf filters against the Linux build (frame checksums, the default PoCL device)'
   for vf in format=nv12,scale_clvf=w=160:h=120 format=yuv420p,denoise_clvf format=nv12,colorspace_clvf=matrix=bt709 \
             format=yuv420p,clvf=denoise-web-720p; do

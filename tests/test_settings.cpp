@@ -1,12 +1,14 @@
 // A device reads the CLVF_* environment once, when it opens, and its operations use what it read
 // (runtime/settings.hpp): the environment changing afterwards changes nothing, and a device given
 // its own settings does not read the environment at all.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <string>
 
 #include "runtime/error.hpp"
+#include "runtime/ops/denoise.hpp"
 #include "runtime/ops/scale_convert.hpp"
 #include "test_device.hpp"
 
@@ -24,6 +26,19 @@ clvf_scale_params small_scale() {
 std::string scale_error(const std::shared_ptr<Device>& device) {
   try {
     ScaleConvert scale(device, small_scale());
+    return "";
+  } catch (const Error& e) {
+    return e.what();
+  }
+}
+
+// The message of creating a 1080p NV12 denoise (p=7, r=15) on `device`; empty when it was made.
+std::string denoise_error(const std::shared_ptr<Device>& device) {
+  clvf_denoise_params p;
+  clvf_denoise_params_default(&p);
+  p.format = CLVF_PIX_NV12, p.width = 1920, p.height = 1080, p.patch_size = 7, p.research_size = 15;
+  try {
+    Denoise denoise(device, p);
     return "";
   } catch (const Error& e) {
     return e.what();
@@ -74,6 +89,21 @@ TEST(Settings, GivenSettingsAreNotReadFromTheEnvironment) {
   EXPECT_EQ(scale_error(device), "");
   EXPECT_TRUE(device->settings().zero_copy);
   EXPECT_EQ(device->settings().poison, 7);
+}
+
+// CLVF_DENOISE_SHAPE (a tuning aid) is checked, and the shapes it allows make a denoise (with more
+// rows than work-items the output pass has no runs).
+TEST(Settings, DenoiseShapeIsCheckedAndAnyAllowedOneWorks) {
+  Settings given;
+  for (const char* shape : {"32,1,256,64,1", "128,1,256,12,1", "112,1,256,14,1", "4,16,64,32", "64,1,256,8"}) {
+    given.denoise_shape = shape;
+    EXPECT_EQ(denoise_error(Device::open(test_spec(), given)), "") << shape;
+  }
+  for (const char* shape : {"64,3,256,8", "0,1,256,8", "64,1,256,65", "64,4,256,8,1"}) {
+    given.denoise_shape = shape;
+    const std::string e = denoise_error(Device::open(test_spec(), given));
+    EXPECT_NE(e.find(fmt::format("CLVF_DENOISE_SHAPE '{}' is not WX,VEC", shape)), std::string::npos) << e;
+  }
 }
 
 TEST(Settings, FromTheEnvironment) {

@@ -44,10 +44,12 @@ bool float_sums_exact(Shape s, bool cpu, int patch_r) {
 
 // Runs of a row for the output pass: as many as fit the work-items, each a whole number of pixels.
 Shape with_runs(Shape s, int patch_r, int channels) {
-  s.segs = s.wx / s.rows;
-  const int run = (s.wx - 2 * patch_r * channels) / s.segs / channels * channels;
-  if (run < channels) return {s.wx, s.vec, s.lanes, s.rows, 0};
-  s.lanes = s.segs * run;
+  const int segs = s.wx / s.rows;
+  if (segs < 1) return s;
+  const int run = (s.wx - 2 * patch_r * channels) / segs / channels * channels;
+  if (run < channels) return s;
+  s.segs = segs;
+  s.lanes = segs * run;
   return s;
 }
 

@@ -1,7 +1,7 @@
-// Both passes of the scale in one work-item, for CPU devices: a work-item makes 16 lanes
-// (16 / CHANNELS pixels) of ROWS output rows. It filters the block's SPAN source columns
+// Both passes of the scale in one work-item, for CPU devices: a work-item makes OUTS vectors of 16
+// lanes (16 * OUTS / CHANNELS pixels) of ROWS output rows. It filters the block's SPAN source columns
 // vertically into registers (16 lanes per vector load), then applies the block's dense
-// SPAN x 16 horizontal matrix (its taps at their source columns, zeros elsewhere), a vector
+// SPAN x (16 * OUTS) horizontal matrix (its taps at their source columns, zeros elsewhere), a vector
 // multiply-add per source column. Nothing is gathered and no intermediate goes to memory.
 // The ROWS outputs share their source rows: the group's SPAN_V rows are each loaded and
 // converted once and weighted for every output row (a dense SPAN_V x ROWS matrix, zeros off each
@@ -9,9 +9,11 @@
 // Buffers only; scale.cl's two passes serve images, GPUs and spans too wide for registers.
 
 #define VECTORS (SPAN * CHANNELS / 16)
-#ifndef CHAINS
-#define CHAINS 2
+#ifndef OUTS
+#define OUTS 1
 #endif
+// Independent sums per output vector (two vectors are already two chains).
+#define CHAINS (OUTS > 1 ? 1 : 2)
 
 #if SPAN_V <= 64
 #define UNROLL_V _Pragma("unroll")
@@ -41,8 +43,9 @@ float16 load_lanes16(__global const uchar *row, int lane) {
 #define STORE1(v, row, lane) ((row)[lane] = convert_ushort(ROUND_U8(v)) << (ushort)SAMPLE_SHIFT)
 #endif
 
-// blocks[b]: the block's first source sample, and 1 where it repeats the pattern (PATTERN_SUM,
-// defined by the host for the plane's ratio: its taps as lane permutations of the columns).
+// blocks[b]: the block's first source sample, and 1 where it repeats the pattern (PATTERN_SUM(c,
+// w, o), defined by the host for the plane's ratio: output vector o's taps as lane permutations of
+// the columns).
 // Source row s of the group weighted for output row r (where IN_WINDOW(r, s)).
 #define VERTICAL(IN_WINDOW)                                                                    \
   UNROLL_V for (int s = 0; s < SPAN_V; ++s) {                                                  \
@@ -79,45 +82,51 @@ __kernel void scale_block(SRC_PLANE, DST_PLANE, __global const int2 *row_groups,
   {
     VERTICAL(ANY_ROW)
   }
-  float16 out[ROWS];
+  float16 out[ROWS][OUTS];
 #ifdef PATTERN_SUM
   if (block.y) {
-    _Pragma("unroll") for (int r = 0; r < ROWS; ++r) out[r] = PATTERN_SUM(column[r], pattern);
+    _Pragma("unroll") for (int r = 0; r < ROWS; ++r) _Pragma("unroll") for (int o = 0; o < OUTS; ++o)
+      out[r][o] = PATTERN_SUM(column[r], pattern, o);
   } else
 #endif
   {
     // Each matrix row is used for ROWS output rows (it is the memory traffic); CHAINS independent
     // sums per row let the multiply-adds overlap instead of waiting on one another.
-    __global const float16 *m = matrix + b * SPAN;
-    float16 sum[ROWS][CHAINS];
-    _Pragma("unroll") for (int r = 0; r < ROWS; ++r) _Pragma("unroll") for (int c = 0; c < CHAINS; ++c) sum[r][c] = 0.0f;
+    __global const float16 *m = matrix + b * SPAN * OUTS;
+    float16 sum[ROWS][OUTS][CHAINS];
+    _Pragma("unroll") for (int r = 0; r < ROWS; ++r) _Pragma("unroll") for (int o = 0; o < OUTS; ++o)
+      _Pragma("unroll") for (int c = 0; c < CHAINS; ++c) sum[r][o][c] = 0.0f;
     _Pragma("unroll") for (int s = 0; s < SPAN; ++s) {
-      const float16 w = m[s];
-      _Pragma("unroll") for (int r = 0; r < ROWS; ++r) {
-        const float *lanes = (const float *)column[r];
+      _Pragma("unroll") for (int o = 0; o < OUTS; ++o) {
+        const float16 w = m[s * OUTS + o];
+        _Pragma("unroll") for (int r = 0; r < ROWS; ++r) {
+          const float *lanes = (const float *)column[r];
 #if CHANNELS == 1
-        sum[r][s % CHAINS] += w * lanes[s];
+          sum[r][o][s % CHAINS] += w * lanes[s];
 #else
-        const float2 p = vload2(s, lanes);
-        sum[r][s % CHAINS] += w * (float16)(p, p, p, p, p, p, p, p);
+          const float2 p = vload2(s, lanes);
+          sum[r][o][s % CHAINS] += w * (float16)(p, p, p, p, p, p, p, p);
 #endif
+        }
       }
     }
-    _Pragma("unroll") for (int r = 0; r < ROWS; ++r) {
-      out[r] = sum[r][0];
-      _Pragma("unroll") for (int c = 1; c < CHAINS; ++c) out[r] += sum[r][c];
+    _Pragma("unroll") for (int r = 0; r < ROWS; ++r) _Pragma("unroll") for (int o = 0; o < OUTS; ++o) {
+      out[r][o] = sum[r][o][0];
+      _Pragma("unroll") for (int c = 1; c < CHAINS; ++c) out[r][o] += sum[r][o][c];
     }
   }
-  const int lane = b * 16, left = dst_lanes - lane;
   _Pragma("unroll") for (int r = 0; r < ROWS; ++r) {
     const int y = y0 + r;
     if (y >= dst_rows) break;
-    if (left >= 16) {
-      STORE16(out[r], DST_ROW(y), lane);
-    } else {
-      float last[16];
-      vstore16(out[r], 0, last);
-      for (int i = 0; i < left; ++i) STORE1(last[i], DST_ROW(y), lane + i);
+    _Pragma("unroll") for (int o = 0; o < OUTS; ++o) {
+      const int lane = (b * OUTS + o) * 16, left = dst_lanes - lane;
+      if (left >= 16) {
+        STORE16(out[r][o], DST_ROW(y), lane);
+      } else {
+        float last[16];
+        vstore16(out[r][o], 0, last);
+        for (int i = 0; i < left; ++i) STORE1(last[i], DST_ROW(y), lane + i);
+      }
     }
   }
 }

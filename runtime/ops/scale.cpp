@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string_view>
+#include <utility>
 
 #include "runtime/error.hpp"
 #include "runtime/kernels.hpp"
@@ -45,26 +46,39 @@ int tmp_pitch_of(const auto& plane) { return (plane.src_w + kHorizontalVector - 
 
 }  // namespace
 
+std::pair<BlockTable, int> block_columns(const ResampleTable& ht, int src_w, int channels) {
+  const int pixels = 16 / channels;
+  BlockTable one = block_table(ht, src_w, pixels, channels, kMaxBlockVectors * pixels);
+  BlockTable two = block_table(ht, src_w, 2 * pixels, channels, kMaxBlockVectors * pixels, pixels);
+  if (two.span && (!one.span || two.span < 2 * one.span)) return {std::move(two), 2};
+  return {std::move(one), 1};
+}
+
 std::string pattern_sum(const BlockTable& bt, int channels) {
   if (std::find(bt.regular.begin(), bt.regular.end(), 1) == bt.regular.end()) return "";
-  const int pixels = 16 / channels, taps = static_cast<int>(bt.pattern.size()) / 16;
-  std::vector<std::string> terms;
-  for (int k = 0; k < taps; ++k) {
-    std::string lanes;
-    for (int j = 0; j < pixels; ++j)
-      for (int c = 0; c < channels; ++c) {
-        const int lane = (bt.pattern_first[j] + k) * channels + c;
-        lanes += fmt::format("{}(c)[{}].s{:x}", lanes.empty() ? "" : ", ", lane / 16, lane % 16);
-      }
-    terms.push_back(fmt::format("(w)[{}] * (float16)({})", k, lanes));
+  const int vector_pixels = 16 / channels, outs = static_cast<int>(bt.pattern_first.size()) / vector_pixels;
+  const int taps = static_cast<int>(bt.pattern.size()) / (16 * outs);
+  std::string sums;
+  for (int o = 0; o < outs; ++o) {
+    std::vector<std::string> terms;
+    for (int k = 0; k < taps; ++k) {
+      std::string lanes;
+      for (int j = o * vector_pixels; j < (o + 1) * vector_pixels; ++j)
+        for (int c = 0; c < channels; ++c) {
+          const int lane = (bt.pattern_first[j] + k) * channels + c;
+          lanes += fmt::format("{}(c)[{}].s{:x}", lanes.empty() ? "" : ", ", lane / 16, lane % 16);
+        }
+      terms.push_back(fmt::format("(w)[{}] * (float16)({})", k * outs + o, lanes));
+    }
+    while (terms.size() > 1) {
+      std::vector<std::string> next;
+      for (size_t i = 0; i + 1 < terms.size(); i += 2) next.push_back(fmt::format("({} + {})", terms[i], terms[i + 1]));
+      if (terms.size() % 2) next.push_back(terms.back());
+      terms = std::move(next);
+    }
+    sums += o + 1 < outs ? fmt::format("(o) == {} ? {} : ", o, terms[0]) : terms[0];
   }
-  while (terms.size() > 1) {
-    std::vector<std::string> next;
-    for (size_t i = 0; i + 1 < terms.size(); i += 2) next.push_back(fmt::format("({} + {})", terms[i], terms[i + 1]));
-    if (terms.size() % 2) next.push_back(terms.back());
-    terms = std::move(next);
-  }
-  return fmt::format("#define PATTERN_SUM(c, w) {}\n", terms[0]);
+  return fmt::format("#define PATTERN_SUM(c, w, o) ({})\n", sums);
 }
 
 namespace {
@@ -163,13 +177,14 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
 
   if (kernels_ == Kernels::kBlock && !src_image && !dst_image) {
     const auto ht = build_resample_table(filter, h_axis);
-    const int pixels = 16 / pl.channels;
-    const BlockTable bt = block_table(ht, pl.src_w, pixels, pl.channels, kMaxBlockVectors * pixels);
+    const auto [bt, outs] = block_columns(ht, pl.src_w, pl.channels);
+    const int pixels = outs * 16 / pl.channels;
     if (bt.span) {
       pl.block = true;
       // Output rows in groups that share their source rows (one row each where a group's span
-      // would not fit the source).
-      int group = kBlockRows;
+      // would not fit the source); a row fewer where a work-item makes two output vectors (its
+      // registers hold their columns).
+      int group = outs > 1 ? kBlockRows - 1 : kBlockRows;
       BlockTable rows = block_table(vt, pl.src_h, group, 1, kMaxBlockRowSpan, 1);
       if (!rows.span) rows = block_table(vt, pl.src_h, group = 1, 1, vt.taps, 1);
       const std::string source = pattern_sum(bt, pl.channels) + row_shifts(rows, vt.taps) +
@@ -177,7 +192,8 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
                                  std::string(kernels::source("vstore.h")) + std::string(kernels::source("scale_block.cl"));
       pl.v = device_->kernel(source,
                              build_options(pl, false, false) +
-                                 fmt::format(" -DSPAN_V={} -DSPAN={} -DROWS={} -DTAPS_V={}", rows.span, bt.span, group, vt.taps),
+                                 fmt::format(" -DSPAN_V={} -DSPAN={} -DROWS={} -DTAPS_V={} -DOUTS={}", rows.span, bt.span, group,
+                                             vt.taps, outs),
                              "scale_block");
       const auto upload = [&](const auto& v) { return read_only_copy(device_->context(), v); };
       std::vector<cl_int2> blocks(bt.bases.size());

@@ -26,8 +26,14 @@ std::pair<AxisMapping, AxisMapping> scale_axes(const clvf_scale_params& p, int s
                                                int dst_h, bool chroma);
 // The one-pass CPU kernel keeps up to this many 16-lane vectors of vertically filtered source.
 constexpr int kMaxBlockVectors = 4;
-// PATTERN_SUM(c, w) for scale_block.cl: the pattern's taps applied to the block's columns c (an
-// array of float16) as lane permutations, summed as a tree; "" when no block repeats it.
+// The block kernel's columns for a plane, and how many 16-lane output vectors a work-item makes:
+// two where that filters fewer source columns per output (a block's span overhangs its outputs
+// by the taps; a wider block shares the overhang), else one. (Two with more than
+// kMaxBlockVectors columns, tried for 4K -> 1080p, ran slower: the registers spill.)
+std::pair<BlockTable, int> block_columns(const ResampleTable& ht, int src_w, int channels);
+// PATTERN_SUM(c, w, o) for scale_block.cl: the pattern's taps for output vector o applied to the
+// block's columns c (an array of float16) as lane permutations, summed as a tree; "" when no block
+// repeats it.
 std::string pattern_sum(const BlockTable& bt, int channels);
 
 // A plane of unrounded samples on the device (row-major, pitch in floats).

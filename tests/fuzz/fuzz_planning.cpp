@@ -40,10 +40,11 @@ void check_table(const clvf::detail::ResampleTable& t, const clvf::detail::AxisM
 }
 
 void check_blocks(const clvf::detail::ResampleTable& t, int src_size, int channels) {
-  const int pixels = 16 / channels;
-  const clvf::detail::BlockTable bt = clvf::detail::block_table(t, src_size, pixels, channels, clvf::detail::kMaxBlockVectors * pixels);
+  const auto [bt, outs] = clvf::detail::block_columns(t, src_size, channels);
   if (!bt.span) return;
-  require(bt.span % pixels == 0 && bt.span <= src_size, "span");
+  const int pixels = outs * 16 / channels;
+  require(bt.span % (16 / channels) == 0 && bt.span * channels <= clvf::detail::kMaxBlockVectors * 16 &&
+              bt.span <= src_size, "span");
   const int n = static_cast<int>(t.offsets.size());
   for (size_t b = 0; b < bt.bases.size(); ++b) {
     require(bt.bases[b] >= 0 && bt.bases[b] + bt.span <= src_size, "block window inside the source");

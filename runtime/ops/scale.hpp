@@ -29,7 +29,8 @@ constexpr int kMaxBlockVectors = 4;
 // The block kernel's columns for a plane, and how many 16-lane output vectors a work-item makes:
 // two where that filters fewer source columns per output (a block's span overhangs its outputs
 // by the taps; a wider block shares the overhang), else one. (Two with more than
-// kMaxBlockVectors columns, tried for 4K -> 1080p, ran slower: the registers spill.)
+// kMaxBlockVectors columns, tried for 4K -> 1080p, ran slower, presumably
+// spilling registers.)
 std::pair<BlockTable, int> block_columns(const ResampleTable& ht, int src_w, int channels);
 // PATTERN_SUM(c, w, o) for scale_block.cl: the pattern's taps for output vector o applied to the
 // block's columns c (an array of float16) as lane permutations, summed as a tree; "" when no block

@@ -15,9 +15,10 @@ for i in 1 2 3; do
   "$BIN/ffmpeg" -hide_banner -nostdin -loglevel error -f lavfi -i "testsrc2=size=320x240:rate=25" -frames:v $((20 * i)) \
     -pix_fmt yuv420p -c:v libx264 -preset ultrafast -y "$d/in/clip$i.mp4"
 done
-# A download cut off halfway: the MP4 index (written last) is missing. (20,000 random bytes, used
-# before, are now and then taken for a stream: of the first 925 such files, ffprobe found LRC subtitles
-# in 5 and H.263 video in 1; a whole run exited 0 once in CI. This input fails the same way every time.)
+# A download cut off halfway: the MP4 index (written last) is missing. (20,000 random bytes,
+# used before, are now and then taken for a stream: of the first 925 such files, ffprobe found
+# LRC subtitles in 5 and H.263 video in 1; a whole run exited 0 once in CI. This input fails the
+# same way every time.)
 head -c $(($(stat -c %s "$d/in/clip3.mp4") / 2)) "$d/in/clip3.mp4" > "$d/in/broken.mp4"
 args=(--ffmpeg "$BIN/ffmpeg" --vf "scale_clvf=w=160:h=120" --preset colorspace_clvf=sd-to-hd
       --encode "-c:v libx264 -preset ultrafast" --devices auto)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tuning aid (not a test): 1080p NV12 denoise p=7 r=15 kernel time for work-group shapes
 # WX,VEC,LANES,ROWS[,RUNS] (CLVF_DENOISE_SHAPE; LANES is cut to one round of the column pass;
-# RUNS=1, with VEC 1, gives the output pass runs of lanes, the GPU default).
+# RUNS, with VEC 1, gives the output pass runs of lanes: 1 as many as fit the work-items, the GPU
+# default; more, that many runs a row, each a whole number of pixels).
 #   bash bench/denoise_shapes.sh [frames] [shape ...]
 set -euo pipefail
 BIN=${THROUGHPUT:-$(cd "$(dirname "$0")/.." && pwd)/build/bin/throughput}

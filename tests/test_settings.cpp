@@ -92,14 +92,15 @@ TEST(Settings, GivenSettingsAreNotReadFromTheEnvironment) {
 }
 
 // CLVF_DENOISE_SHAPE (a tuning aid) is checked, and the shapes it allows make a denoise (with more
-// rows than work-items the output pass has no runs). Only the planning is run, not a frame.
+// rows than work-items the output pass has no runs; RUNS above 1 is that many runs a row). Only the planning is run, not a frame.
 TEST(Settings, DenoiseShapeIsCheckedAndAllowedShapesMakeADenoise) {
   Settings given;
-  for (const char* shape : {"32,1,256,64,1", "128,1,256,12,1", "112,1,256,14,1", "4,16,64,32", "64,1,256,8"}) {
+  for (const char* shape : {"32,1,256,64,1", "128,1,256,12,1", "112,1,256,14,1", "108,1,96,12,8", "4,16,64,32",
+                            "64,1,256,8"}) {
     given.denoise_shape = shape;
     EXPECT_EQ(denoise_error(Device::open(test_spec(), given)), "") << shape;
   }
-  for (const char* shape : {"64,3,256,8", "0,1,256,8", "64,1,256,65", "64,4,256,8,1"}) {
+  for (const char* shape : {"64,3,256,8", "0,1,256,8", "64,1,256,65", "64,4,256,8,1", "96,1,84,12,9"}) {
     given.denoise_shape = shape;
     const std::string e = denoise_error(Device::open(test_spec(), given));
     EXPECT_NE(e.find(fmt::format("CLVF_DENOISE_SHAPE '{}' is not WX,VEC", shape)), std::string::npos) << e;

@@ -42,11 +42,12 @@ bool float_sums_exact(Shape s, bool cpu, int patch_r) {
   return !cpu && s.segs && s.vec == 1 && s.rows + 2 * patch_r <= 64 && (patch + 1) * patch * 255 * 255 < (1L << 24);
 }
 
-// Runs of a row for the output pass: as many as fit the work-items, each a whole number of pixels.
-Shape with_runs(Shape s, int patch_r, int channels) {
-  const int segs = s.wx / s.rows;
-  if (segs < 1) return s;
-  const int run = (s.wx - 2 * patch_r * channels) / segs / channels * channels;
+// Runs of a row for the output pass: `segs` of them (0: as many as fit the work-items), each a
+// whole number of pixels.
+Shape with_runs(Shape s, int patch_r, int channels, int segs = 0) {
+  if (!segs) segs = s.wx / s.rows;
+  if (segs < 1 || segs * s.rows > s.wx) return s;
+  const int run = std::min(s.lanes, s.wx - 2 * patch_r * channels) / segs / channels * channels;
   if (run < channels) return s;
   s.segs = segs;
   s.lanes = segs * run;
@@ -55,21 +56,24 @@ Shape with_runs(Shape s, int patch_r, int channels) {
 
 // The settings' denoise shape, CLVF_DENOISE_SHAPE=WX,VEC,LANES,ROWS[,RUNS], overrides (a tuning
 // aid for bench/denoise_shapes.sh);
-// LANES is cut to what the work-group covers in one round of the column pass; RUNS 1 (VEC 1
-// only) gives the output pass runs of lanes.
+// LANES is cut to what the work-group covers in one round of the column pass; RUNS (VEC 1 only)
+// gives the output pass runs of lanes: 1 as many as fit the work-items, more that many per row.
 std::optional<Shape> shape_override(const std::string& text, int patch_r, int channels) {
   const char* e = text.c_str();
   Shape s{};
   int runs = 0;
   if (std::sscanf(e, "%d,%d,%d,%d,%d", &s.wx, &s.vec, &s.lanes, &s.rows, &runs) < 4) return std::nullopt;
   const bool vec_ok = s.vec == 1 || s.vec == 2 || s.vec == 4 || s.vec == 8 || s.vec == 16;
-  if (!vec_ok || s.wx < 1 || s.wx > 1024 || s.rows < 1 || s.rows > 64 || (runs && s.vec != 1))
+  if (!vec_ok || s.wx < 1 || s.wx > 1024 || s.rows < 1 || s.rows > 64 || runs < 0 || (runs && s.vec != 1) ||
+      (runs > 1 && runs * s.rows > s.wx))
     throw Error(CLVF_ERROR_INVALID_ARGUMENT,
-                fmt::format("CLVF_DENOISE_SHAPE '{}' is not WX,VEC(1,2,4,8,16),LANES,ROWS[,RUNS (VEC 1)]", e));
+                fmt::format("CLVF_DENOISE_SHAPE '{}' is not WX,VEC(1,2,4,8,16),LANES,ROWS[,RUNS (VEC 1; RUNS x ROWS "
+                            "at most WX)]",
+                            e));
   const int step = std::lcm(s.vec, channels);
   s.lanes = std::min(s.lanes, s.wx * s.vec - 2 * patch_r * channels) / step * step;
   if (s.lanes < step) throw Error(CLVF_ERROR_INVALID_ARGUMENT, fmt::format("CLVF_DENOISE_SHAPE '{}' leaves no lanes", e));
-  return runs ? with_runs(s, patch_r, channels) : s;
+  return runs ? with_runs(s, patch_r, channels, runs > 1 ? runs : 0) : s;
 }
 
 Shape shape_for(const Device& device, bool cpu, int patch_r, int channels) {

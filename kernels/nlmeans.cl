@@ -263,9 +263,22 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
 #endif
       if (ox == 0 && oy == 0 && f == 0) continue;  // the centre counts once, with weight 1, below
 #if ONE_ROUND
-      // This work-item's column only; the centre column is in registers, and each square is
-      // computed once.
+      // This work-item's column only; the centre column is in registers. Float sums add and
+      // remove each square by a multiply-add (fewer instructions than squaring each once, the
+      // integer form).
       if (lid < VCHUNKS) {
+#if FLOAT_SUMS  // every square and partial sum is an integer below 2^24: exact in any order
+        float d[COLUMN_ROWS];
+        _Pragma("unroll") for (int k = 0; k < COLUMN_ROWS; ++k) d[k] = centre[k] - col[k + u];
+        float s = 0.0f;
+        _Pragma("unroll") for (int k = 0; k < PATCH; ++k) s = fma(d[k], d[k], s);
+        vsum[0][lid] = s;
+        _Pragma("unroll") for (int y = 1; y < TH; ++y) {
+          s = fma(d[y + PATCH - 1], d[y + PATCH - 1], s);
+          s = fma(-d[y - 1], d[y - 1], s);
+          vsum[y][lid] = s;
+        }
+#else
         sum_t d[COLUMN_ROWS];
         _Pragma("unroll") for (int k = 0; k < COLUMN_ROWS; ++k) d[k] = SQ(centre[k] - col[k + u]);
         sum_t s = 0;
@@ -275,6 +288,7 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
           s += d[y + PATCH - 1] - d[y - 1];
           vsum[y][lid] = s;
         }
+#endif
       }
 #else
       for (int chunk = lid; chunk < VCHUNKS; chunk += WX) {
@@ -303,7 +317,7 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
             ssd[i] = 0;
             _Pragma("unroll") for (int j = 0; j < PATCH; ++j) ssd[i] += v[i + j * CH];
           } else {
-            ssd[i] = ssd[i - CH] + v[i + (PATCH - 1) * CH] - v[i - CH];
+            ssd[i] = ssd[i - CH] + (v[i + (PATCH - 1) * CH] - v[i - CH]);  // one add on the chain
           }
         }
         // Tiles whose research window lies inside the plane (most of them) skip the edge tests.

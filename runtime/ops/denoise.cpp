@@ -29,7 +29,10 @@ namespace {
 // time with float sums, luma + chroma: 0.437 + 0.307 ms with 128 work-items x 12 rows for luma,
 // 96 x 12 for chroma (luma: 96 x 12 0.495, 128 x 10 0.446, x 14 0.517, x 16 0.506, 160 x 12
 // 0.540; chroma: 128 x 10 0.343, x 14 0.313, x 16 0.323, 160 x 12 0.367; minima of 300 runs).
-// With integer sums 128 x 12 took 0.59 + 0.38 ms.
+// With integer sums 128 x 12 took 0.59 + 0.38 ms. Chroma's runs of 10 lanes with 12 rows read two
+// lanes a bank; on an H100 (2026-12-05, CLVF_DENOISE_SHAPE, minima) runs as long as the rows took
+// 0.269 ms with 108 x 12 and 8 runs (0.307 before), 0.285-0.303 with 96 x 12 (7 runs), 128 x 12
+// (9), 96 x 10 (8), 128 x 10 (11), 112 x 14 (7), 128 x 14 (8); 128 x 16 (7) 0.325.
 struct Shape {
   int wx, vec, lanes, rows, segs = 0;
   bool float_sums = false;
@@ -80,9 +83,15 @@ Shape shape_for(const Device& device, bool cpu, int patch_r, int channels) {
   if (const auto s = shape_override(device.settings().denoise_shape, patch_r, channels)) return *s;
   if (cpu) return {4, 16, 64, 32};
   const int overhang = 2 * patch_r * channels;
-  int wx = channels == 2 ? 96 : 128;
+  if (channels == 2) {
+    // Runs as long as the rows, so that a warp's rows x runs read distinct banks (the output pass
+    // maps work-item i to row i % rows, run i / rows): 8 runs of 12 lanes, 12 rows.
+    constexpr int rows = 12, runs = 8;
+    return with_runs({runs * rows + overhang, 1, runs * rows, rows}, patch_r, channels, runs);
+  }
+  int wx = 128;
   while (wx - overhang < 64 && wx < 256) wx *= 2;
-  return with_runs({wx, 1, (wx - overhang) / channels * channels, 12}, patch_r, channels);
+  return with_runs({wx, 1, wx - overhang, 12}, patch_r, channels);
 }
 
 [[noreturn]] void invalid(const std::string& message) { throw Error(CLVF_ERROR_INVALID_ARGUMENT, message); }

@@ -29,8 +29,9 @@ namespace {
 // time with float sums, luma + chroma: 0.437 + 0.307 ms with 128 work-items x 12 rows for luma,
 // 96 x 12 for chroma (luma: 96 x 12 0.495, 128 x 10 0.446, x 14 0.517, x 16 0.506, 160 x 12
 // 0.540; chroma: 128 x 10 0.343, x 14 0.313, x 16 0.323, 160 x 12 0.367; minima of 300 runs).
-// With integer sums 128 x 12 took 0.59 + 0.38 ms. Chroma's runs of 10 lanes with 12 rows read two
-// lanes a bank; on an H100 (2026-12-05, CLVF_DENOISE_SHAPE, minima) runs as long as the rows took
+// With integer sums 128 x 12 took 0.59 + 0.38 ms. Chroma's runs of 10 lanes with 12 rows put two of
+// a warp's reads on some banks (counted, not profiled); on an H100 (2026-12-05, CLVF_DENOISE_SHAPE,
+// minima, with the multiply-add column pass) runs as long as the rows took
 // 0.269 ms with 108 x 12 and 8 runs (0.307 before), 0.285-0.303 with 96 x 12 (7 runs), 128 x 12
 // (9), 96 x 10 (8), 128 x 10 (11), 112 x 14 (7), 128 x 14 (8); 128 x 16 (7) 0.325.
 struct Shape {

@@ -92,7 +92,8 @@ TEST(Settings, GivenSettingsAreNotReadFromTheEnvironment) {
 }
 
 // CLVF_DENOISE_SHAPE (a tuning aid) is checked, and the shapes it allows make a denoise (with more
-// rows than work-items the output pass has no runs; RUNS above 1 is that many runs a row). Only the planning is run, not a frame.
+// rows than work-items the output pass has no runs; RUNS above 1 is that many runs a row). Only the
+// planning is run, not a frame.
 TEST(Settings, DenoiseShapeIsCheckedAndAllowedShapesMakeADenoise) {
   Settings given;
   for (const char* shape : {"32,1,256,64,1", "128,1,256,12,1", "112,1,256,14,1", "108,1,96,12,8", "4,16,64,32",

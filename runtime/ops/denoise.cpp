@@ -46,11 +46,11 @@ bool float_sums_exact(Shape s, bool cpu, int patch_r) {
   return !cpu && s.segs && s.vec == 1 && s.rows + 2 * patch_r <= 64 && (patch + 1) * patch * 255 * 255 < (1L << 24);
 }
 
-// Runs of a row for the output pass: `segs` of them (0: as many as fit the work-items), each a
-// whole number of pixels.
+// Runs of a row for the output pass: `segs` of them (0: as many as fit the work-items; callers
+// keep segs x rows within the work-items), each a whole number of pixels.
 Shape with_runs(Shape s, int patch_r, int channels, int segs = 0) {
   if (!segs) segs = s.wx / s.rows;
-  if (segs < 1 || segs * s.rows > s.wx) return s;
+  if (segs < 1) return s;
   const int run = std::min(s.lanes, s.wx - 2 * patch_r * channels) / segs / channels * channels;
   if (run < channels) return s;
   s.segs = segs;

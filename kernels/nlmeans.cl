@@ -28,7 +28,7 @@
 // KNLMeansCL's wmode 1-3); weight_scale is then 1 / h^2 (else -log2(e) / h^2).
 //
 // Build options: CHANNELS, SRC_IMAGE, DST_IMAGE (plane.h), PATCH_R, SEARCH_R (radii in pixels),
-// NATIVE_EXP2 (1: native_exp2 for the weights), FLOAT_SUMS,
+// NATIVE_EXP2 (1: native_exp2 for the weights, 2: NVIDIA's flushing ex2), FLOAT_SUMS,
 // WX, VEC (1, 2, 4, 8 or 16), TH, TW (lanes per tile: WX * VEC, or on GPUs WX less the patch's
 // overhang, so that phase A's columns take exactly one round of the work-group).
 #if NATIVE_EXP2  // GPUs: their weights differ from FFmpeg's in the last bits anyway
@@ -127,7 +127,11 @@ typedef CAT(float, VEC) floatv;
 // 2^x for -126 < x <= 0 to a few parts in 10^7, in plain arithmetic that vectorises (library
 // exp is most of the run time on CPU devices): x = n + f, |f| <= 1/2, 2^f by its Taylor series.
 floatv exp2_neg(floatv x) {
-#if NATIVE_EXP2  // GPUs: the hardware's exp2 (the polynomial's arithmetic bounds the kernel there)
+#if NATIVE_EXP2 == 2 && VEC == 1  // NVIDIA (inline PTX): the ex2 that flushes subnormals, one
+  float r;                        // instruction; weights that count are above 1/255 anyway
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+#elif NATIVE_EXP2  // GPUs: the hardware's exp2 (the polynomial's arithmetic bounds the kernel there)
   return native_exp2(x);
 #endif
   x = fmax(x, -126.0f);

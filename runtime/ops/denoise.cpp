@@ -12,6 +12,7 @@
 
 #include "runtime/error.hpp"
 #include "runtime/kernels.hpp"
+#include "runtime/log.hpp"
 #include "runtime/ops/frame_format.hpp"
 #include "runtime/ops/frame_run.hpp"
 #include "runtime/scratch.hpp"
@@ -160,6 +161,10 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
   // (Oclgrind calls itself a CPU and a GPU: it gets, and checks, the GPU shape.)
   const cl_device_type type = device_->device().getInfo<CL_DEVICE_TYPE>();
   const bool cpu = (type & CL_DEVICE_TYPE_CPU) && !(type & CL_DEVICE_TYPE_GPU);
+  // Weights' exp2 (nlmeans.cl's NATIVE_EXP2): a polynomial on CPUs, NVIDIA's flushing ex2 through
+  // its OpenCL's inline PTX (native_exp2 there adds instructions around it), else native_exp2.
+  const cl::Platform platform(device_->device().getInfo<CL_DEVICE_PLATFORM>());
+  int exp2_form = cpu ? 0 : platform.getInfo<CL_PLATFORM_NAME>() == "NVIDIA CUDA" ? 2 : 1;
   const bool temporal = radius_ > 0;
   for (size_t i = 0; i < geometry.size(); ++i) {
     const PlaneGeometry& g = geometry[i];
@@ -186,12 +191,22 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
           "-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DPATCH_R={} -DSEARCH_R={} -DWX={} -DVEC={} "
           "-DTH={} -DTW={} -DTEMPORAL={} -DWEIGHTING={} -DSEGS={} -DSEG_L={} -DNATIVE_EXP2={} -DFLOAT_SUMS={}",
           g.channels, int(src_img), int(dst_img), pr, sr, sh.wx, sh.vec, sh.rows, sh.lanes, int(ring),
-          int(params_.weighting), sh.segs, sh.segs ? sh.lanes / sh.segs : 0, int(!cpu), int(sh.float_sums));
+          int(params_.weighting), sh.segs, sh.segs ? sh.lanes / sh.segs : 0, exp2_form, int(sh.float_sums));
     };
     // Temporal: the kernel reads the ring (a buffer), and a copy (no candidates) fills it.
     const bool reads_image = src_image && !temporal;
     Plane pl;
-    pl.kernel = device_->kernel(source, options(reads_image, dst_image, patch_r, search_r, temporal, shape), "nlmeans");
+    const auto nlmeans = [&] {
+      return device_->kernel(source, options(reads_image, dst_image, patch_r, search_r, temporal, shape), "nlmeans");
+    };
+    try {
+      pl.kernel = nlmeans();
+    } catch (const Error& e) {
+      if (exp2_form != 2) throw;
+      log(CLVF_LOG_WARNING, "denoise: the kernel with inline PTX did not build ({}); using native_exp2", e.what());
+      exp2_form = 1;
+      pl.kernel = nlmeans();
+    }
     // FFmpeg's nlmeans: h = 10 s; weights below 1/255 are dropped (ssd at or above max_ssd).
     // Bisquare weights reach 0 by themselves.
     const double h = 10.0 * s;

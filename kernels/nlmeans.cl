@@ -318,8 +318,8 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
         sum_t ssd[SEG_L];
         _Pragma("unroll") for (int i = 0; i < SEG_L; ++i) {
           if (i < CH) {
-            ssd[i] = 0;
-            _Pragma("unroll") for (int j = 0; j < PATCH; ++j) ssd[i] += v[i + j * CH];
+            ssd[i] = v[i];
+            _Pragma("unroll") for (int j = 1; j < PATCH; ++j) ssd[i] += v[i + j * CH];
           } else {
             ssd[i] = ssd[i - CH] + (v[i + (PATCH - 1) * CH] - v[i - CH]);  // one add on the chain
           }
@@ -330,8 +330,10 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
           const int p = (x0 + xl + i) / CH + ox;                                                   \
           const bool use = (!(edges) || (row_inside && p >= 0 && p < width)) && BELOW_MAX(ssd[i]); \
           const float w = weight_of((float)ssd[i], weight_scale);                                  \
-          acc[i] += (use ? w : 0.0f) * (float)c[i];                                                \
-          wsum[i] += use ? w : 0.0f;                                                               \
+          if (use) {  /* (predicated: no select of w or 0) */                                      \
+            acc[i] += w * (float)c[i];                                                             \
+            wsum[i] += w;                                                                          \
+          }                                                                                        \
         }
         if (interior) {
           ACCUMULATE_RUN(0)

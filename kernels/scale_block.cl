@@ -15,52 +15,9 @@
 // Independent sums per output vector (two vectors are already two chains).
 #define CHAINS (OUTS > 1 ? 1 : 2)
 
-#if SPAN_V <= 64
-#define UNROLL_V _Pragma("unroll")
-#else
-#define UNROLL_V
-#endif
-
-float16 load_lanes16(__global const uchar *row, int lane) {
-#if SAMPLE_BYTES == 1
-  return convert_float16(vload16(0, row + lane));
-#else  // 16-bit planes are 2-byte aligned (checked when a frame is bound)
-  return convert_float16(vload16(0, (__global const ushort *)row + lane) >> (ushort)SAMPLE_SHIFT);
-#endif
-}
-
-#if DST_FLOAT
-#define DST_ROW(y) (dst + dst_offset + (size_t)(y) * dst_pitch)
-#define STORE16(v, row, lane) vstore16((v), 0, (row) + (lane))
-#define STORE1(v, row, lane) ((row)[lane] = (v))
-#elif SAMPLE_BYTES == 1
-#define DST_ROW(y) (dst + dst_offset + (size_t)(y) * dst_pitch)
-#define STORE16(v, row, lane) vstore16_u8(convert_uchar16(ROUND_U8(v)), (row) + (lane))
-#define STORE1(v, row, lane) ((row)[lane] = convert_uchar(ROUND_U8(v)))
-#else
-#define DST_ROW(y) ((__global ushort *)(dst + dst_offset + (size_t)(y) * dst_pitch))
-#define STORE16(v, row, lane) vstore16_u16(convert_ushort16(ROUND_U8(v)) << (ushort)SAMPLE_SHIFT, (row) + (lane))
-#define STORE1(v, row, lane) ((row)[lane] = convert_ushort(ROUND_U8(v)) << (ushort)SAMPLE_SHIFT)
-#endif
-
 // blocks[b]: the block's first source sample, and 1 where it repeats the pattern (PATTERN_SUM(c,
 // w, o), defined by the host for the plane's ratio: output vector o's taps as lane permutations of
 // the columns).
-// Source row s of the group weighted for output row r (where IN_WINDOW(r, s)).
-#define VERTICAL(IN_WINDOW)                                                                    \
-  UNROLL_V for (int s = 0; s < SPAN_V; ++s) {                                                  \
-    _Pragma("unroll") for (int v = 0; v < VECTORS; ++v) {                                      \
-      const float16 x = load_lanes16(first + (size_t)s * src_pitch, lane0 + 16 * v);           \
-      _Pragma("unroll") for (int r = 0; r < ROWS; ++r) if (IN_WINDOW(r, s)) column[r][v] += wv[s * ROWS + r] * x; \
-    }                                                                                          \
-  }
-#define ANY_ROW(r, s) 1
-// Groups that repeat the ratio's pattern (row_groups[g].y) skip the zeros of the dense table:
-// output row r's TAPS_V taps start ROW_SHIFT(r) rows into the group (host-defined).
-#ifdef ROW_SHIFT
-#define ROW_TAP(r, s) ((s) >= ROW_SHIFT(r) && (s) < ROW_SHIFT(r) + TAPS_V)
-#endif
-
 // row_groups[g]: the group's first source row, and 1 where it repeats the pattern;
 // row_weights[(g * SPAN_V + s) * ROWS + r]: output row g * ROWS + r's weight of source row
 // row_groups[g].x + s (resample_table.hpp's BlockTable of the vertical table).
@@ -74,14 +31,7 @@ __kernel void scale_block(SRC_PLANE, DST_PLANE, __global const int2 *row_groups,
   __global const float *wv = row_weights + (size_t)g * SPAN_V * ROWS;
   float16 column[ROWS][VECTORS];
   _Pragma("unroll") for (int r = 0; r < ROWS; ++r) _Pragma("unroll") for (int v = 0; v < VECTORS; ++v) column[r][v] = 0.0f;
-#ifdef ROW_SHIFT
-  if (group.y) {
-    VERTICAL(ROW_TAP)
-  } else
-#endif
-  {
-    VERTICAL(ANY_ROW)
-  }
+  COLUMNS(load_lanes16)
   float16 out[ROWS][OUTS];
 #ifdef PATTERN_SUM
   if (block.y) {
@@ -118,15 +68,6 @@ __kernel void scale_block(SRC_PLANE, DST_PLANE, __global const int2 *row_groups,
   _Pragma("unroll") for (int r = 0; r < ROWS; ++r) {
     const int y = y0 + r;
     if (y >= dst_rows) break;
-    _Pragma("unroll") for (int o = 0; o < OUTS; ++o) {
-      const int lane = (b * OUTS + o) * 16, left = dst_lanes - lane;
-      if (left >= 16) {
-        STORE16(out[r][o], DST_ROW(y), lane);
-      } else {
-        float last[16];
-        vstore16(out[r][o], 0, last);
-        for (int i = 0; i < left; ++i) STORE1(last[i], DST_ROW(y), lane + i);
-      }
-    }
+    _Pragma("unroll") for (int o = 0; o < OUTS; ++o) STORE_LANES(out[r][o], y, (b * OUTS + o) * 16, dst_lanes);
   }
 }

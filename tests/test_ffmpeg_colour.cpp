@@ -300,13 +300,13 @@ TEST_F(FfmpegColour, ProfileOptionLogsKernelTimes) {
       "-loglevel info -f lavfi -i testsrc2=size=320x240 -frames:v 3 -vf scale_clvf=w=160:h=120:profile=1,"
       "colorspace_clvf=format=rgba:profile=1,format=yuv420p,denoise_clvf=profile=1 -f null -");
   ASSERT_EQ(all.status, 0) << all.output;
-  for (const char* line : {"kernel times", "scale_block plane 0", "scale_block plane 1", "colour_luma", "nlmeans plane 0"})
+  for (const char* line : {"kernel times", "scale_phase plane 0", "scale_phase plane 1", "colour_luma", "nlmeans plane 0"})
     EXPECT_NE(all.output.find(line), std::string::npos) << line << " missing from:\n" << all.output;
   const ProcessResult first = run_ffmpeg(
       "-loglevel info -f lavfi -i testsrc2=size=320x240 -frames:v 3 -vf scale_clvf=w=160:h=120:profile=1,"
       "colorspace_clvf=format=rgba,format=yuv420p,denoise_clvf -f null -");
   ASSERT_EQ(first.status, 0) << first.output;
-  EXPECT_NE(first.output.find("scale_block plane 0"), std::string::npos) << first.output;
+  EXPECT_NE(first.output.find("scale_phase plane 0"), std::string::npos) << first.output;
   for (const char* line : {"colour_luma", "nlmeans plane 0"})
     EXPECT_EQ(first.output.find(line), std::string::npos) << line << " logged by a filter without profile=1:\n"
                                                           << first.output;

@@ -52,6 +52,7 @@ void expect_kernel_times(const char* scale_kernels, std::initializer_list<const 
 TEST(Profile, KernelTimesWhenAsked) {
   expect_kernel_times("gpu", {"scale_v plane 0", "scale_h plane 0", "scale_v plane 1", "scale_h plane 1"});
   expect_kernel_times("block", {"scale_block plane 0", "scale_block plane 1"});
+  expect_kernel_times("phase", {"scale_phase plane 0", "scale_phase plane 1"});  // 64 -> 32: ratio 2
 }
 
 // A conversion that is the identity costs no second pass: only the scale's kernels run.

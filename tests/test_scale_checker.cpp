@@ -83,6 +83,16 @@ std::vector<Case> make_cases(clvf_storage storage) {
     }
     cases.push_back(k);
   }
+  // Widths in a ratio of small whole numbers (q source to p output pixels), where every output
+  // repeats one pattern of taps: CPUs take the phase kernel there.
+  const int ratios[][2] = {{2, 3}, {1, 2}, {3, 2}, {1, 3}, {3, 4}, {4, 3}, {1, 4}, {2, 1}, {1, 1}, {4, 1}};
+  for (int i = 0; i < 10; ++i) {
+    const auto [p, q] = ratios[i % 10];
+    const int n = std::uniform_int_distribution<int>(1, max / 4)(rng);
+    Case k{kScaleFormats[i % 5], q * n, size(), p * n, size(), clvf_scale_algorithm(1 + i % 8), 0.3, 0.3,
+           clvf_chroma_location(1 + i % 3), 1 + i % 6};
+    cases.push_back(k);
+  }
   if (!small_only()) {
     cases.push_back({CLVF_PIX_NV12, 1920, 1080, 1280, 720, CLVF_SCALE_BICUBIC, 0, 0.6, CLVF_CHROMA_LEFT});
     cases.push_back({CLVF_PIX_YUV420P, 640, 360, 1921, 1079, CLVF_SCALE_BILINEAR, 0, 0, CLVF_CHROMA_CENTER});

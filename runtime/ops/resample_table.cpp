@@ -41,28 +41,20 @@ constexpr double kSpline64[][4] = {{1, -3.0 / 2911, -6387.0 / 2911, 49.0 / 41},
                                    {0, 582.0 / 2911, -1008.0 / 2911, 6.0 / 41},
                                    {0, -97.0 / 2911, 168.0 / 2911, -1.0 / 41}};
 
-// Half-sample symmetric extension (sample -1 repeats sample 0), repeated for planes smaller than
-// a filter's reach.
-int mirror(int i, int n) {
-  const int period = 2 * n;
-  i %= period;
-  if (i < 0) i += period;
-  return i < n ? i : period - 1 - i;
-}
-
 struct Tap {
   int index;
   double weight;
 };
 
-// Source samples (mirrored) and normalised weights that make output sample o.
+// Source samples (before mirroring: they may lie past an edge) and normalised weights that make
+// output sample o.
 std::vector<Tap> footprint(const ResampleFilter& filter, const AxisMapping& axis, int o) {
   const double pos = axis.source_position(o);
   const double stretch = axis.stretch();
   std::vector<Tap> taps;
   if (filter.algorithm == CLVF_SCALE_POINT) {
     // Nearest sample centre; ties go up, so that shifting by one sample shifts the choice by one.
-    taps.push_back({mirror(static_cast<int>(std::floor(pos + 0.5)), axis.src_size), 1.0});
+    taps.push_back({static_cast<int>(std::floor(pos + 0.5)), 1.0});
     return taps;
   }
   const double reach = filter.support() * stretch;
@@ -74,7 +66,7 @@ std::vector<Tap> footprint(const ResampleFilter& filter, const AxisMapping& axis
     else
       w = filter((i - pos) / stretch);
     if (w == 0.0) continue;
-    taps.push_back({mirror(i, axis.src_size), w});
+    taps.push_back({i, w});
     sum += w;
   }
   for (Tap& t : taps) t.weight /= sum;
@@ -82,6 +74,13 @@ std::vector<Tap> footprint(const ResampleFilter& filter, const AxisMapping& axis
 }
 
 }  // namespace
+
+int mirror_sample(int i, int n) {
+  const int period = 2 * n;
+  i %= period;
+  if (i < 0) i += period;
+  return i < n ? i : period - 1 - i;
+}
 
 const char* const kScaleAlgorithmNames = "point (or neighbor), bilinear, bicubic, lanczos, spline16, spline36, spline64, area";
 
@@ -157,6 +156,7 @@ ResampleTable build_resample_table(const ResampleFilter& filter, const AxisMappi
   t.taps = 1;
   for (int o = 0; o < axis.dst_size; ++o) {
     footprints[o] = footprint(filter, axis, o);
+    for (Tap& tap : footprints[o]) tap.index = mirror_sample(tap.index, axis.src_size);
     const auto [lo, hi] = std::minmax_element(footprints[o].begin(), footprints[o].end(),
                                               [](const Tap& a, const Tap& b) { return a.index < b.index; });
     t.taps = std::max(t.taps, hi->index - lo->index + 1);
@@ -176,6 +176,49 @@ ResampleTable build_resample_table(const ResampleFilter& filter, const AxisMappi
     for (int k = 0; k < t.taps; ++k) t.weights[static_cast<size_t>(o) * t.stride + k] = static_cast<float>(w[k]);
   }
   return t;
+}
+
+PhasePattern phase_pattern(const ResampleFilter& filter, const AxisMapping& axis, int max_p, int max_q) {
+  const int n = axis.dst_size;
+  for (int p = 1; p <= max_p && 2 * p <= n; ++p) {
+    const double d = axis.source_position(p) - axis.source_position(0);
+    const int q = static_cast<int>(std::lround(d));
+    if (q < 1 || q > max_q || std::fabs(d - q) > 1e-9) continue;
+    // The middle outputs give the pattern; every output must repeat it.
+    const int mid = n / p / 2;
+    PhasePattern pp;
+    pp.p = p, pp.q = q;
+    std::vector<std::vector<Tap>> ref(p);
+    for (int phi = 0; phi < p; ++phi) {
+      ref[phi] = footprint(filter, axis, mid * p + phi);
+      const auto [lo, hi] = std::minmax_element(ref[phi].begin(), ref[phi].end(),
+                                                [](const Tap& a, const Tap& b) { return a.index < b.index; });
+      pp.first.push_back(lo->index - q * mid);
+      pp.taps = std::max(pp.taps, hi->index - lo->index + 1);
+    }
+    pp.weights.assign(static_cast<size_t>(p) * pp.taps, 0.0f);
+    for (int phi = 0; phi < p; ++phi)
+      for (const Tap& t : ref[phi])
+        pp.weights[phi * pp.taps + t.index - q * mid - pp.first[phi]] += static_cast<float>(t.weight);
+    bool same = true;
+    int lo = 0, hi = axis.src_size - 1;
+    std::vector<double> w(pp.taps);
+    for (int o = 0; o < n && same; ++o) {
+      const int phi = o % p, base = q * (o / p) + pp.first[phi];
+      std::fill(w.begin(), w.end(), 0.0);
+      for (const Tap& t : footprint(filter, axis, o)) {
+        const int k = t.index - base;
+        if (k >= 0 && k < pp.taps) w[k] += t.weight;
+        else same = same && std::fabs(t.weight) <= 1e-6;  // (area: a rounding's sliver of overlap)
+      }
+      for (int k = 0; k < pp.taps && same; ++k) same = std::fabs(w[k] - pp.weights[phi * pp.taps + k]) <= 1e-6;
+      lo = std::min(lo, base), hi = std::max(hi, base + pp.taps - 1);
+    }
+    if (!same) continue;
+    pp.pad_left = -lo, pp.pad_right = hi - (axis.src_size - 1);
+    return pp;
+  }
+  return {};
 }
 
 ResampleTable tap_major(const ResampleTable& table) {

@@ -42,6 +42,11 @@ struct AxisMapping {
   double stretch() const;
 };
 
+// Where source sample i (any, past an edge too) of a plane of n samples reads: half-sample
+// symmetric extension (sample -1 repeats sample 0), repeated for planes smaller than a filter's
+// reach. (kernels/scale_phase.cl mirrors as this does.)
+int mirror_sample(int i, int n);
+
 // For each output sample: the first source index and `taps` normalised weights. Samples beyond
 // an edge are mirrored back in and folded onto the samples they repeat, so every window lies
 // inside the plane: offsets[o] + taps <= src_size.
@@ -55,6 +60,19 @@ struct ResampleTable {
 // Weight rows are padded for a kernel that reads them `max_vector` at a time (4 at a time when
 // there are no more than 4 taps; 1 means no padding).
 ResampleTable build_resample_table(const ResampleFilter& filter, const AxisMapping& axis, int max_vector = 1);
+
+// Where the axis maps q source samples to p output samples (small whole numbers) and every output
+// sample p * m + phi weighs source samples q * m + first[phi] + k (k < taps; those past an edge
+// mirrored, as the table does) with the same weights[phi * taps + k] for every m (to 1e-6), a
+// kernel can filter a phase-split, mirrored copy of the source with constant weights. The raw
+// samples reach pad_left before the first and pad_right past the last. p == 0: no such pattern
+// with p <= max_p and q <= max_q.
+struct PhasePattern {
+  int p = 0, q = 0, taps = 0, pad_left = 0, pad_right = 0;
+  std::vector<int> first;
+  std::vector<float> weights;
+};
+PhasePattern phase_pattern(const ResampleFilter& filter, const AxisMapping& axis, int max_p, int max_q);
 
 // The weights tap-major (weights[k * dst_size + o]), unpadded: consecutive outputs' weights
 // for one tap are contiguous, for kernels that run one output per work-item on CPUs.

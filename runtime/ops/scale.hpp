@@ -45,8 +45,9 @@ struct FloatPlane {
 
 class Scale final : public Operation {
  public:
-  // The kernels' forms: one-pass blocks (CPUs), two passes for CPUs, two passes for GPUs.
-  enum class Kernels { kBlock, kCpu, kGpu };
+  // The kernels' forms: one-pass phases (CPUs, where the ratio allows) else one-pass blocks,
+  // one-pass blocks only, two passes for CPUs, two passes for GPUs.
+  enum class Kernels { kPhase, kBlock, kCpu, kGpu };
   // float_output: the result goes to float planes of its own (float_planes()), unrounded, for an
   // operation that continues from them; dst_storage is then ignored.
   Scale(std::shared_ptr<Device> device, const clvf_scale_params& params, bool float_output = false);
@@ -74,10 +75,19 @@ class Scale final : public Operation {
     cl::Buffer pattern;            // block only
     cl::Buffer float_plane;  // float_output only
     Kernel h, v;
-    cl::NDRange h_range, v_range;
+    cl::NDRange h_range, v_range, v_local;
     std::string v_name, h_name;  // in kernel-time reports
   };
   void plan_plane(Plane& plane, bool chroma);
+  // The phase kernel for the plane where its horizontal ratio has a pattern and its local memory
+  // fits the device; false (nothing planned) otherwise.
+  bool plan_phase(Plane& plane, const ResampleFilter& filter, const AxisMapping& h_axis, const ResampleTable& vt,
+                  int index);
+  // A one-pass kernel (kernels/NAME.cl) in plane.v: its output rows in groups of up to `group`
+  // that share their source rows, the program from `defines` and `options` and the kernel's
+  // files, the row groups and the plane's arguments bound. Returns the number of groups.
+  size_t one_pass_kernel(Plane& plane, const ResampleTable& vt, int group, const std::string& defines,
+                         const char* name, const std::string& options);
   std::string build_options(const Plane& plane, bool src_image, bool dst_image) const;
 
   std::shared_ptr<Device> device_;

@@ -2,18 +2,21 @@
 // validates them; where valid, every plane's resampling tables and one-pass block tables are
 // planned as the scale operation plans them, and their invariants checked (a violation aborts,
 // which the fuzzer reports): every window inside the source, finite weights summing to 1,
-// blocks that claim the pattern repeat it exactly, and the pattern's lanes inside the span.
+// blocks that claim the pattern repeat it exactly, and the pattern's lanes inside the span; where
+// the phase kernel's pattern is found, it folds to the table.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 #include "runtime/error.hpp"
 #include "runtime/ops/frame_format.hpp"
 #include "runtime/ops/pixel_format.hpp"
 #include "runtime/ops/resample_table.hpp"
 #include "runtime/ops/scale.hpp"
+#include "runtime/ops/scale_phase.hpp"
 
 namespace {
 
@@ -58,6 +61,29 @@ void check_blocks(const clvf::detail::ResampleTable& t, int src_size, int channe
   (void)clvf::detail::pattern_sum(bt, channels);
 }
 
+// Where the phase kernel's pattern is found, each output's pattern taps, mirrored and folded, give
+// its table row.
+void check_phases(const clvf::detail::ResampleFilter& f, const clvf::detail::AxisMapping& a,
+                  const clvf::detail::ResampleTable& t) {
+  const auto pp = clvf::detail::phase_pattern(f, a, clvf::detail::kMaxPhaseP, clvf::detail::kMaxPhaseQ);
+  if (!pp.p) return;
+  std::vector<double> folded(a.src_size);
+  for (int o = 0; o < a.dst_size; ++o) {
+    std::fill(folded.begin(), folded.end(), 0.0);
+    const int phi = o % pp.p, base = pp.q * (o / pp.p) + pp.first[phi];
+    for (int k = 0; k < pp.taps; ++k) {
+      require(base + k >= -pp.pad_left && base + k < a.src_size + pp.pad_right, "pattern taps inside the pads");
+      folded[clvf::detail::mirror_sample(base + k, a.src_size)] += pp.weights[phi * pp.taps + k];
+    }
+    for (int i = 0; i < a.src_size; ++i) {
+      const int k = i - t.offsets[o];
+      const double w = k >= 0 && k < t.taps ? t.weights[static_cast<size_t>(o) * t.stride + k] : 0.0;
+      require(std::fabs(folded[i] - w) < 1e-5, "phase pattern folds to the table");
+    }
+  }
+  (void)clvf::detail::phase_kernel(pp, 1, a.src_size, a.dst_size, 4);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -91,6 +117,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     check_table(vt, v);
     check_table(clvf::detail::build_resample_table(filter, h, 4), h);
     check_blocks(ht, src[i].width, src[i].channels);
+    check_phases(filter, h, ht);
   }
   return 0;
 }

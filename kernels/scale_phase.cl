@@ -1,0 +1,89 @@
+// The one-pass CPU scale where the plane's ratio is q source samples to p output samples and every
+// output repeats one pattern of taps (resample_table.hpp's PhasePattern): a work-item makes ROWS
+// whole output rows.
+//   1. It filters its rows' source vertically, Q vectors of 16 lanes at a time (scale_rows.h), and
+//      splits each result into Q phases, phase q holding source pixels q, q + Q, q + 2Q, ...
+//      (SPLIT: lane permutations, defined by the host), into local memory; then mirrors the
+//      samples the taps reach past the edges into place.
+//   2. Output pixel P * m + phi is then a sum of constant weights times phase vectors read at
+//      m + shift (HSUM, by the host): 16 lanes of phase phi's outputs per load and multiply-add,
+//      whatever the ratio; MERGE interleaves the P phases' vectors into output order.
+// Against scale_block.cl: every source column is filtered vertically once (blocks overlap there)
+// and the horizontal taps are loads, not permutations.
+// Build options: PHASE_P, PHASE_Q, PAD_L, PAD_R (pixels the taps reach past each edge), M0 (phase
+// pixels before source pixel 0), PH_PITCH (floats per phase row), ROWS, SPAN_V, TAPS_V.
+
+#define VECTORS PHASE_Q
+#define CH CHANNELS
+#define PX (16 / CH)  // pixels in a vector
+
+// Lanes at or past `limit` (the row's end) read as 0: a block's vector may run past the plane.
+float16 load_lanes16_upto(__global const uchar *row, int lane, int limit) {
+  float v[16];
+  for (int i = 0; i < 16; ++i) {
+    const int l = min(lane + i, limit - 1);
+#if SAMPLE_BYTES == 1
+    v[i] = lane + i < limit ? (float)row[l] : 0.0f;
+#else
+    v[i] = lane + i < limit ? (float)(((__global const ushort *)row)[l] >> SAMPLE_SHIFT) : 0.0f;
+#endif
+  }
+  return vload16(0, v);
+}
+
+int mirror(int i, int n) {  // resample_table.hpp's mirror_sample
+  const int period = 2 * n;
+  i %= period;
+  if (i < 0) i += period;
+  return i < n ? i : period - 1 - i;
+}
+
+// Pixel x (any, from -PAD_L) of phase row r's channel c.
+#define PH_AT(r, x, c) ph[r][(((x) % PHASE_Q) + PHASE_Q) % PHASE_Q][((x) - ((((x) % PHASE_Q) + PHASE_Q) % PHASE_Q)) / PHASE_Q * CH + M0 * CH + (c)]
+
+// row_groups, row_weights: as scale_block.cl.
+__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
+void scale_phase(SRC_PLANE, DST_PLANE, __global const int2 *row_groups, __global const float *row_weights,
+                 int src_lanes, int dst_lanes, int dst_rows) {
+  __local float ph[ROWS][PHASE_Q][PH_PITCH];
+  const int g = get_global_id(0), y0 = g * ROWS;
+  const int2 group = row_groups[g];
+  __global const uchar *first = src + src_offset + (size_t)group.x * src_pitch;
+  __global const float *wv = row_weights + (size_t)g * SPAN_V * ROWS;
+  const int width = src_lanes / CH;
+
+  const int blocks = (src_lanes + 16 * PHASE_Q - 1) / (16 * PHASE_Q), whole = src_lanes / (16 * PHASE_Q);
+  for (int b = 0; b < blocks; ++b) {
+    const int lane0 = b * 16 * PHASE_Q;
+    float16 column[ROWS][VECTORS];
+    _Pragma("unroll") for (int r = 0; r < ROWS; ++r) _Pragma("unroll") for (int v = 0; v < VECTORS; ++v) column[r][v] = 0.0f;
+    if (b < whole) {
+      COLUMNS(load_lanes16)
+    } else {
+#define LOAD_UPTO(row, lane) load_lanes16_upto((row), (lane), src_lanes)
+      VERTICAL(ANY_ROW, LOAD_UPTO)
+#undef LOAD_UPTO
+    }
+    _Pragma("unroll") for (int r = 0; r < ROWS; ++r) _Pragma("unroll") for (int q = 0; q < PHASE_Q; ++q)
+      vstore16(SPLIT(column[r], q), 0, &ph[r][q][(b * PX + M0) * CH]);
+  }
+  for (int r = 0; r < ROWS; ++r)
+    for (int c = 0; c < CH; ++c) {
+      for (int x = -PAD_L; x < 0; ++x) PH_AT(r, x, c) = PH_AT(r, mirror(x, width), c);
+      for (int x = width; x < width + PAD_R; ++x) PH_AT(r, x, c) = PH_AT(r, mirror(x, width), c);
+    }
+
+  const int out_blocks = (dst_lanes + 16 * PHASE_P - 1) / (16 * PHASE_P);
+  for (int r = 0; r < ROWS; ++r) {
+    const int y = y0 + r;
+    if (y >= dst_rows) break;
+    for (int b = 0; b < out_blocks; ++b) {
+      const int m = b * PX;
+#define PH(q, shift) vload16(0, &ph[r][q][(m + (shift) + M0) * CH])
+      float16 o[PHASE_P];
+      _Pragma("unroll") for (int phi = 0; phi < PHASE_P; ++phi) o[phi] = HSUM(phi);
+#undef PH
+      _Pragma("unroll") for (int v = 0; v < PHASE_P; ++v) STORE_LANES(MERGE(o, v), y, (b * PHASE_P + v) * 16, dst_lanes);
+    }
+  }
+}

@@ -1,0 +1,21 @@
+// The host's half of kernels/scale_phase.cl: the macros that fix a plane's phase pattern into the
+// kernel (lane permutations, taps and constant weights) and the local memory it needs.
+#pragma once
+#include <string>
+
+#include "runtime/ops/resample_table.hpp"
+
+namespace clvf::detail {
+
+// Ratios the phase kernel takes: up to this many output and source samples a period.
+constexpr int kMaxPhaseP = 4, kMaxPhaseQ = 4;
+
+struct PhaseKernel {
+  std::string defines;  // source lines before the kernel's own
+  std::string options;  // its -D build options
+  size_t local_bytes = 0;
+};
+// For a plane of src_w x channels lanes scaled to dst_w pixels, ROWS output rows a work-item.
+PhaseKernel phase_kernel(const PhasePattern& pp, int channels, int src_w, int dst_w, int rows);
+
+}  // namespace clvf::detail

@@ -6,7 +6,8 @@
 // The ROWS outputs share their source rows: the group's SPAN_V rows are each loaded and
 // converted once and weighted for every output row (a dense SPAN_V x ROWS matrix, zeros off each
 // row's taps): loading and converting samples costs more than the multiply-adds.
-// Buffers only; scale.cl's two passes serve images, GPUs and spans too wide for registers.
+// Buffers only; scale.cl's two passes serve images, GPUs and spans too wide for registers, and
+// scale_phase.cl takes the planes whose ratio has a phase pattern (where they shrink).
 
 #define VECTORS (SPAN * CHANNELS / 16)
 #ifndef OUTS

@@ -65,10 +65,10 @@ class Scale final : public Operation {
   std::string profile_report() const override { return profile_.report(); }
 
  private:
-  // A plane runs either the one-pass block kernel (in `v`; CPUs, buffers, narrow spans) or the
-  // two passes `v` then `h` through the intermediate.
+  // A plane runs either a one-pass kernel (in `v`; CPUs, buffers: the phase kernel, or the block
+  // kernel for narrow spans) or the two passes `v` then `h` through the intermediate.
   struct Plane {
-    bool block = false;
+    bool block = false;  // one pass (phase or block kernel)
     int channels = 1;
     int src_w = 0, src_h = 0, dst_w = 0, dst_h = 0;
     DeviceTable h_table, v_table;  // block: h_table holds the blocks and their matrix

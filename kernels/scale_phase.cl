@@ -11,7 +11,8 @@
 // Against scale_block.cl: every source column is filtered vertically once (blocks overlap there)
 // and the horizontal taps are loads, not permutations.
 // Build options: PHASE_P, PHASE_Q, PAD_L, PAD_R (pixels the taps reach past each edge), M0 (phase
-// pixels before source pixel 0), PH_PITCH (floats per phase row), ROWS, SPAN_V, TAPS_V.
+// pixels before source pixel 0), PH_PITCH (floats per phase row), ROWS, SPAN_V, TAPS_V; the host
+// also defines pad_from (where each of those pixels reads, by resample_table.hpp's mirror_sample).
 
 #define VECTORS PHASE_Q
 #define CH CHANNELS
@@ -29,13 +30,6 @@ float16 load_lanes16_upto(__global const uchar *row, int lane, int limit) {
 #endif
   }
   return vload16(0, v);
-}
-
-int mirror(int i, int n) {  // resample_table.hpp's mirror_sample
-  const int period = 2 * n;
-  i %= period;
-  if (i < 0) i += period;
-  return i < n ? i : period - 1 - i;
 }
 
 // Pixel x (any, from -PAD_L) of phase row r's channel c.
@@ -67,11 +61,15 @@ void scale_phase(SRC_PLANE, DST_PLANE, __global const int2 *row_groups, __global
     _Pragma("unroll") for (int r = 0; r < ROWS; ++r) _Pragma("unroll") for (int q = 0; q < PHASE_Q; ++q)
       vstore16(SPLIT(column[r], q), 0, &ph[r][q][(b * PX + M0) * CH]);
   }
+#if PAD_L + PAD_R
+  // The pixels the taps reach past the edges, from the ones they repeat (host: pad_from).
   for (int r = 0; r < ROWS; ++r)
-    for (int c = 0; c < CH; ++c) {
-      for (int x = -PAD_L; x < 0; ++x) PH_AT(r, x, c) = PH_AT(r, mirror(x, width), c);
-      for (int x = width; x < width + PAD_R; ++x) PH_AT(r, x, c) = PH_AT(r, mirror(x, width), c);
-    }
+    for (int c = 0; c < CH; ++c)
+      for (int i = 0; i < PAD_L + PAD_R; ++i) {
+        const int x = i < PAD_L ? i - PAD_L : width + i - PAD_L;
+        PH_AT(r, x, c) = PH_AT(r, pad_from[i], c);
+      }
+#endif
 
   const int out_blocks = (dst_lanes + 16 * PHASE_P - 1) / (16 * PHASE_P);
   for (int r = 0; r < ROWS; ++r) {

@@ -3,7 +3,9 @@
 // table every other form applies, for every output (edges included).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 #include <map>
 
 #include "runtime/ops/resample_table.hpp"
@@ -63,13 +65,44 @@ TEST(PhasePattern, AbsentForOtherRatios) {
   EXPECT_EQ(phase_pattern(spline36, axis(1000, 200), kMaxPhaseP, kMaxPhaseQ).p, 0);   // 5:1
 }
 
-TEST(PhasePattern, KernelLocalMemoryCoversEveryRead) {
-  const PhasePattern pp = phase_pattern(ResampleFilter{CLVF_SCALE_SPLINE36}, axis(1920, 1280), kMaxPhaseP, kMaxPhaseQ);
-  const PhaseKernel k = phase_kernel(pp, 1, 1920, 1280, 4);
-  // Phases of 640 pixels, 2 before pixel 0 for the left edge's taps, the last output block's
-  // furthest tap: 644 floats a phase row.
-  EXPECT_NE(k.options.find("-DPH_PITCH=644"), std::string::npos) << k.options;
-  EXPECT_EQ(k.local_bytes, sizeof(float) * 4 * 3 * 644);
+int option(const std::string& options, const std::string& name) {
+  const auto at = options.find("-D" + name + "=");
+  return at == std::string::npos ? -1 : std::stoi(options.substr(at + name.size() + 3));
+}
+
+// The kernel's phase rows hold every float it writes (whole 16-lane blocks of the source, the pads)
+// and every one it reads (16 lanes per nonzero tap of each output block), counted here from the
+// pattern and the kernel's layout (phase pixel m at float (m + M0) * channels).
+TEST(PhasePattern, KernelLocalMemoryCoversEveryReadAndWrite) {
+  struct Plane { ResampleFilter f; AxisMapping a; int channels; };
+  for (const Plane& pl : {Plane{ResampleFilter{CLVF_SCALE_SPLINE36}, axis(1920, 1280), 1},
+                          Plane{ResampleFilter{CLVF_SCALE_SPLINE36}, axis(960, 640, 2, 0.0), 2},
+                          Plane{ResampleFilter{CLVF_SCALE_LANCZOS, 0, 0, 8}, axis(36, 9), 2},
+                          Plane{ResampleFilter{CLVF_SCALE_BICUBIC, 0, 0.5}, axis(3844, 961), 1}}) {
+    SCOPED_TRACE(testing::Message() << pl.a.src_size << " -> " << pl.a.dst_size);
+    const PhasePattern pp = phase_pattern(pl.f, pl.a, kMaxPhaseP, kMaxPhaseQ);
+    ASSERT_GT(pp.p, 0);
+    const PhaseKernel k = phase_kernel(pp, pl.channels, pl.a.src_size, pl.a.dst_size, 4);
+    const int pitch = option(k.options, "PH_PITCH"), m0 = option(k.options, "M0"), ch = pl.channels;
+    const int px = 16 / ch;
+    ASSERT_GT(pitch, 0);
+    EXPECT_EQ(k.local_bytes, sizeof(float) * 4 * pp.q * pitch);
+    EXPECT_GE(m0 * pp.q, pp.pad_left);  // the left pad's phase pixels start at index 0 or after
+    // Writes: each source block's q vectors, then the right pad.
+    const int src_blocks = (pl.a.src_size * ch + 16 * pp.q - 1) / (16 * pp.q);
+    int last = ((src_blocks - 1) * px + m0) * ch + 16;
+    last = std::max(last, ((pl.a.src_size + pp.pad_right - 1) / pp.q + m0) * ch + ch);
+    // Reads: output block b of phase phi loads 16 lanes from phase pixel b * px + shift.
+    const int out_blocks = (pl.a.dst_size * ch + 16 * pp.p - 1) / (16 * pp.p);
+    for (int phi = 0; phi < pp.p; ++phi)
+      for (int t = 0; t < pp.taps; ++t) {
+        if (pp.weights[phi * pp.taps + t] == 0.0f) continue;
+        const int raw = pp.first[phi] + t, shift = raw >= 0 ? raw / pp.q : -((-raw + pp.q - 1) / pp.q);
+        EXPECT_GE(shift + m0, 0);
+        last = std::max(last, ((out_blocks - 1) * px + shift + m0) * ch + 16);
+      }
+    EXPECT_GE(pitch, last);
+  }
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ struct AxisMapping {
 
 // Where source sample i (any, past an edge too) of a plane of n samples reads: half-sample
 // symmetric extension (sample -1 repeats sample 0), repeated for planes smaller than a filter's
-// reach. (kernels/scale_phase.cl mirrors as this does.)
+// reach.
 int mirror_sample(int i, int n);
 
 // For each output sample: the first source index and `taps` normalised weights. Samples beyond

@@ -68,6 +68,16 @@ PhaseKernel phase_kernel(const PhasePattern& pp, int channels, int src_w, int ds
   PhaseKernel k;
   k.defines = fmt::format("#define SPLIT(c, q) {}\n#define HSUM(phi) {}\n#define MERGE(o, v) {}\n",
                           choice("q", splits), choice("phi", sums), choice("v", merges));
+  // pad_from[i]: the source pixel that pad pixel i (the PAD_L before pixel 0, then the PAD_R past
+  // the last) repeats.
+  if (pp.pad_left + pp.pad_right) {
+    std::string from;
+    for (int i = 0; i < pp.pad_left + pp.pad_right; ++i) {
+      const int x = i < pp.pad_left ? i - pp.pad_left : src_w + i - pp.pad_left;
+      from += fmt::format("{}{}", i ? ", " : "", mirror_sample(x, src_w));
+    }
+    k.defines += fmt::format("__constant int pad_from[] = {{{}}};\n", from);
+  }
   // Local memory: phase pixels from -M0; written up to the source's blocks and the right edge's
   // mirror, read up to the last output block's furthest tap.
   const int m0 = (pp.pad_left + pp.q - 1) / pp.q;

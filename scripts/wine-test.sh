@@ -12,8 +12,10 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${CLVF_WINDOWS_BUILD_DIR:-$ROOT/build-windows}
 
+# Quick (-O1, no debug information): these binaries only run the tests below, and build in about
+# two thirds of the time -O2 -g took.
 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/mingw-w64.cmake" \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" >/dev/null
 cmake --build "$BUILD" -j"$(nproc)"
 # ffmpeg.exe is built beside the interop tests (its configure keeps one core busy for minutes).
 setsid bash "$ROOT/scripts/build-ffmpeg-windows.sh" > "$BUILD/ffmpeg-windows.log" 2>&1 &

@@ -51,7 +51,8 @@ gtest=(bash "$ROOT/scripts/gtest.sh")
 # clvf's code, which is what they check.
 main_tests=${CLVF_BUILD_DIR:-$ROOT/build}/bin/clvf_tests
 shard() { GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$1 "$main_tests" --gtest_brief=1; }
-pair warm-1 shard 0 -- warm-2 shard 1
+if [ -x "$main_tests" ]; then pair warm-1 shard 0 -- warm-2 shard 1
+else echo "sanitize: no unsanitized $main_tests (scripts/build.sh) to build the programs first; PoCL compiles them under the sanitizers"; fi
 runs() { CLVF_NO_ZERO_COPY=$1 "${gtest[@]}" "$BUILD/bin/clvf_tests" --gtest_brief=1 && CLVF_NO_ZERO_COPY=$1 "$BUILD/bin/server_streams" 4 20; }
 pair zero-copy runs 0 -- staged runs 1
 # The fault sweeps (every OpenCL call and every allocation of a job failing in turn), in two

@@ -9,9 +9,8 @@
 # (of that series) instead of fetching Debian's. FFMPEG_FLAVOUR=gpu builds 5.1 with
 # filters/ffmpeg-5.1/gpu.flags instead of Debian's (build/bin/ffmpeg-gpu: the lean CUDA build that
 # scripts/gpu-bundle.sh carries to the NVIDIA machine). FFMPEG_QUICK=1 adds --disable-optimizations
-# (gcc -O1; the same features and Debian's flags) for a
-# build that only tests run: scripts/test.sh builds 7.1 so (its make -j2 took 378 s instead of 709 s
-# in a fresh clone here).
+# (gcc -O1; the same features and Debian's flags) for a build that only tests run: scripts/test.sh
+# builds 7.1 so (README.md, "Build time", has the figures).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${CLVF_BUILD_DIR:-$ROOT/build}

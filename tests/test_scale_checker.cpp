@@ -85,9 +85,8 @@ std::vector<Case> make_cases(clvf_storage storage) {
   }
   // Widths in a ratio of small whole numbers (q source to p output pixels), where every output
   // repeats one pattern of taps: CPUs take the phase kernel there (where the width shrinks). The
-  // small set takes the first three: each case is a few programs to build, and the sanitizer runs
-  // build the small set's programs several times slower (an ASan clvf_tests run with PoCL's kernel
-  // cache empty, two at a time: 878 s with ten, 735 s with three).
+  // small set (Oclgrind, the sanitizer stage) takes the first three: each case is a few programs
+  // to build.
   const int ratios[][2] = {{2, 3}, {1, 2}, {3, 2}, {1, 3}, {3, 4}, {4, 3}, {1, 4}, {2, 1}, {1, 1}, {4, 1}};
   for (int i = 0; i < (small_only() ? 3 : 10); ++i) {
     const auto [p, q] = ratios[i % 10];

@@ -22,6 +22,9 @@ namespace fs = std::filesystem;
 // 1.2 s at 25 fps, noisy (so that denoise changes something), audio from lavfi's sine.
 const std::string kVideo = "-f lavfi -i testsrc2=s=320x240:r=25:d=1.2,noise=alls=10:allf=t";
 const std::string kAudio = "-f lavfi -i sine=f=440:r=48000:d=1.2";
+// libvpx-vp9's defaults take seconds for these 30 frames; what is compared here does not depend on
+// the encoder's speed, so the sample and the transcodes both encode VP9 so.
+const std::string kVp9Realtime = "-deadline realtime -cpu-used 8";
 
 fs::path subtitles_file() {
   const fs::path p = fs::path(CLVF_TEST_SAMPLES) / "subtitles.ass";
@@ -43,9 +46,7 @@ struct Container {
   const char* ext;
   std::string recipe;     // ffmpeg arguments that make the sample (the output file follows)
   std::string input_opt;  // options before -i when the sample is read
-  // Options for the transcodes' video encoder: libvpx-vp9's defaults take seconds for these 30
-  // frames (what is compared here does not depend on the encoder's speed).
-  std::string encoder_opt = "";
+  std::string encoder_opt = {};  // options for the transcodes' video encoder (none: its defaults)
 };
 
 std::vector<Container> containers() {
@@ -60,8 +61,7 @@ std::vector<Container> containers() {
       {"avi-mjpeg-mp3", "avi", kVideo + " " + kAudio + " -c:v mjpeg -q:v 4 -c:a libmp3lame", ""},
       {"ts-h264-ac3", "ts", kVideo + " " + kAudio + " -c:v libx264 -preset veryfast -c:a ac3 -metadata:s:a:0 language=deu", ""},
       {"webm-vp9-vorbis", "webm",
-       kVideo + " " + kAudio + " -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -c:a libvorbis", "",
-       "-deadline realtime -cpu-used 8"},
+       kVideo + " " + kAudio + " -c:v libvpx-vp9 " + kVp9Realtime + " -c:a libvorbis", "", kVp9Realtime},
       {"mov-rotated", "mov", kVideo + " " + kAudio + " -c:v libx264 -preset veryfast -c:a aac -metadata:s:v:0 rotate=90", ""},
       // The same file with its rotation kept as metadata instead of applied to the pixels.
       {"mov-rotated-noautorotate", "mov",

@@ -64,6 +64,7 @@ Device::Device(cl::Context context, cl::Device device, cl::CommandQueue queue, S
   const cl_command_queue_properties props = profiling_ ? CL_QUEUE_PROFILING_ENABLE : 0;
   upload_queue_ = cl::CommandQueue(context_, device_, props);
   download_queue_ = cl::CommandQueue(context_, device_, props);
+  side_queue_ = cl::CommandQueue(context_, device_, props);
   if (profiling_requested(settings_) && !profiling_)
     log(CLVF_LOG_WARNING, "CLVF_PROFILE is set, but the caller's queue has no CL_QUEUE_PROFILING_ENABLE: no kernel times");
   log(CLVF_LOG_INFO, "using OpenCL device {}", name_);

@@ -43,6 +43,10 @@ class Device {
   // and another's download can overlap the kernels on queue() (discrete GPUs; events order them).
   const cl::CommandQueue& upload_queue() const { return upload_queue_; }
   const cl::CommandQueue& download_queue() const { return download_queue_; }
+  // A second in-order queue of clvf's own for kernels: an operation whose planes are independent
+  // runs its first plane on queue() and the others here, so that the device works on them at
+  // once (one plane's work-groups fill the units another's last ones leave idle).
+  const cl::CommandQueue& side_queue() const { return side_queue_; }
   const std::string& name() const { return name_; }
   bool supports_image_format(cl_channel_order order, cl_channel_type type) const;
   // Kernels can use system memory in place (CPU devices, integrated GPUs), unless the settings
@@ -69,7 +73,7 @@ class Device {
   Settings settings_;
   cl::Context context_;
   cl::Device device_;
-  cl::CommandQueue queue_, upload_queue_, download_queue_;
+  cl::CommandQueue queue_, upload_queue_, download_queue_, side_queue_;
   std::string name_;
   std::vector<cl::ImageFormat> image_formats_;
   bool zero_copy_host_ = false;

@@ -356,7 +356,7 @@ void Colorspace::process(const clvf_frame& src, const clvf_frame& dst) {
 
 void Colorspace::complete() { pipeline_.complete(&*dst_, profile_); }
 
-void Colorspace::enqueue_pass(size_t i, const clvf_frame& src, const clvf_frame& dst) {
+void Colorspace::enqueue_pass(size_t i, const cl::CommandQueue& q, const clvf_frame& src, const clvf_frame& dst) {
   const size_t src_planes = src_format_->planes.size(), dst_planes = dst_format_->planes.size();
   Pass& pass = passes_[i];
   // The kernels take three planes in and three out (a format with fewer passes its last again).
@@ -372,14 +372,14 @@ void Colorspace::enqueue_pass(size_t i, const clvf_frame& src, const clvf_frame&
     pass.kernel.set(kIn[p], "_pitch", float_source_[plane].pitch);
   }
   for (size_t p = 0; p < 3; ++p) dst_->set_args(pass.kernel, kOut[p], dst, std::min(p, dst_planes - 1));
-  device_->queue().enqueueNDRangeKernel(pass.kernel.get(), cl::NullRange, pass.range, pass.local, nullptr,
-                                        profile_.track(device_->profiling(), pass.name));
+  q.enqueueNDRangeKernel(pass.kernel.get(), cl::NullRange, pass.range, pass.local, nullptr,
+                         profile_.track(device_->profiling(), pass.name));
 }
 
 bool Colorspace::submit(const clvf_frame* src, const clvf_frame& dst, const std::vector<cl::Event>& wait) {
   if (!src) return false;
   pipeline_.submit(*device_, profile_, src_ ? &*src_ : nullptr, &*dst_, *src, dst, passes_.size(),
-                   [&](size_t i) { enqueue_pass(i, *src, dst); }, &wait);
+                   [&](size_t i, const cl::CommandQueue& q) { enqueue_pass(i, q, *src, dst); }, &wait);
   return true;
 }
 
@@ -387,7 +387,7 @@ cl::Event Colorspace::enqueue(const clvf_frame& src, const clvf_frame& dst, cons
   check_enqueue_storages(src_ ? params_.src_storage : CLVF_STORAGE_CL_BUFFER, params_.dst_storage,
                          float_source_.empty() ? "clvf_colorspace_enqueue" : "clvf_scale_enqueue");
   return pipeline_.enqueue(*device_, profile_, src_ ? &*src_ : nullptr, &*dst_, src, dst, passes_.size(),
-                           [&](size_t i) { enqueue_pass(i, src, dst); }, wait);
+                           [&](size_t i, const cl::CommandQueue& q) { enqueue_pass(i, q, src, dst); }, wait);
 }
 
 }  // namespace clvf::detail

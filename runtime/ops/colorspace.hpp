@@ -64,7 +64,7 @@ class Colorspace final : public Operation {
   Affine affine_{};
   bool dither_ = false;
   // Sets one pass's frame arguments and enqueues it.
-  void enqueue_pass(size_t i, const clvf_frame& src, const clvf_frame& dst);
+  void enqueue_pass(size_t i, const cl::CommandQueue& q, const clvf_frame& src, const clvf_frame& dst);
 
   std::vector<Pass> passes_;
   cl::Buffer no_table_;  // bound where a pass reads no table

@@ -262,15 +262,15 @@ void Denoise::process(const clvf_frame& src, const clvf_frame& dst) {
   if (radius_ > 0)
     invalid(fmt::format("denoise: with temporal radius {}, frames go through send and receive", radius_));
   pipeline_.run(*device_, profile_, &*src_, &*dst_, src, dst, planes_.size(),
-                [&](size_t i) { enqueue_spatial(i, src, dst); });
+                [&](size_t i, const cl::CommandQueue& q) { enqueue_spatial(i, q, src, dst); });
 }
 
-void Denoise::enqueue_spatial(size_t i, const clvf_frame& src, const clvf_frame& dst) {
+void Denoise::enqueue_spatial(size_t i, const cl::CommandQueue& q, const clvf_frame& src, const clvf_frame& dst) {
   Plane& pl = planes_[i];
   src_->set_args(pl.kernel, "src", src, i);
   dst_->set_args(pl.kernel, "dst", dst, i);
-  device_->queue().enqueueNDRangeKernel(pl.kernel.get(), cl::NullRange, pl.global, pl.local, nullptr,
-                                        profile_.track(device_->profiling(), pl.name));
+  q.enqueueNDRangeKernel(pl.kernel.get(), cl::NullRange, pl.global, pl.local, nullptr,
+                         profile_.track(device_->profiling(), pl.name));
 }
 
 bool Denoise::take(const clvf_frame* src) {
@@ -290,9 +290,9 @@ void Denoise::copy_to_ring(const clvf_frame& src, const std::vector<cl::Event>& 
   const bool host_source = params_.src_storage == CLVF_STORAGE_HOST;
   if (host_source && !copied_.empty()) cl::Event::waitForEvents(copied_);
   const int slot = static_cast<int>(sent_ % (2 * radius_ + 1));
-  const auto& q = device_->queue();
   const bool timed = device_->profiling();
-  cl::Event done = pipeline_.enqueue(*device_, profile_, &*src_, nullptr, src, src, planes_.size(), [&](size_t i) {
+  cl::Event done = pipeline_.enqueue(*device_, profile_, &*src_, nullptr, src, src, planes_.size(),
+                                     [&](size_t i, const cl::CommandQueue& q) {
     Plane& pl = planes_[i];
     src_->set_args(pl.copy, "src", src, i);
     pl.copy.set("dst_offset", slot * pl.slot_bytes);
@@ -337,7 +337,7 @@ bool Denoise::submit(const clvf_frame* src, const clvf_frame& dst, const std::ve
     if (!src) return false;
     if (pending_) invalid("denoise: submit while a frame sent is still to be received");
     pipeline_.submit(*device_, profile_, &*src_, &*dst_, *src, dst, planes_.size(),
-                     [&](size_t i) { enqueue_spatial(i, *src, dst); }, &wait);
+                     [&](size_t i, const cl::CommandQueue& q) { enqueue_spatial(i, q, *src, dst); }, &wait);
     return true;
   }
   const bool frame = take(src);
@@ -362,10 +362,9 @@ void Denoise::submit_temporal(const clvf_frame& dst, int64_t frame, const std::v
   for (int64_t n = frame - radius_; n <= frame + radius_; ++n)
     if (n != frame && n >= 0 && n < sent_) frame_list[count++] = n;
   const std::span<const int64_t> frames(frame_list.data(), count);
-  const auto& q = device_->queue();
   const bool timed = device_->profiling();
   const size_t first_offsets = size_t(pipeline_.next_slot()) * planes_.size();
-  pipeline_.submit(*device_, profile_, nullptr, &*dst_, dst, dst, planes_.size(), [&](size_t i) {
+  pipeline_.submit(*device_, profile_, nullptr, &*dst_, dst, dst, planes_.size(), [&](size_t i, const cl::CommandQueue& q) {
     Plane& pl = planes_[i];
     auto& offsets = frame_offsets_[first_offsets + i];
     offsets.clear();

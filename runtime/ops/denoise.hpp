@@ -49,7 +49,7 @@ class Denoise final : public Operation {
     cl::NDRange global, local, copy_global, copy_local;
     std::string name, copy_name;  // in kernel-time reports
   };
-  void enqueue_spatial(size_t plane, const clvf_frame& src, const clvf_frame& dst);
+  void enqueue_spatial(size_t plane, const cl::CommandQueue& q, const clvf_frame& src, const clvf_frame& dst);
   // Stream bookkeeping of a send: whether a frame comes (else the end was taken).
   bool take(const clvf_frame* src);
   // Temporal: the source into the ring's slot for frame sent_, after `wait` (copied_: its event).

@@ -11,7 +11,8 @@ namespace {
 // returns. A finish that itself fails is tried once more (a transient failure must not leave
 // work running); past that the queue is taken as dead.
 void finish_all(const Device& device) {
-  for (const cl::CommandQueue* q : {&device.upload_queue(), &device.queue(), &device.download_queue()}) {
+  for (const cl::CommandQueue* q :
+       {&device.upload_queue(), &device.queue(), &device.side_queue(), &device.download_queue()}) {
     for (int attempt = 0; attempt < 2; ++attempt) {
       try {
         q->finish();
@@ -21,6 +22,27 @@ void finish_all(const Device& device) {
     }
   }
 }
+
+// Step 0 on the device's queue, the others on its side queue between two markers, so that a
+// GPU runs the planes at once: one plane's work-groups fill the multiprocessors that another's
+// last round leaves idle.
+void enqueue_steps(const Device& device, size_t steps, FrameSteps enqueue_step, FrameInFlight& f) {
+  const auto& q = device.queue();
+  if (steps < 2) {
+    if (steps) enqueue_step(0, q);
+    return;
+  }
+  const auto& side = device.side_queue();
+  f.started.emplace_back();
+  f.side_done.emplace_back();
+  q.enqueueMarkerWithWaitList(nullptr, &f.started[0]);
+  side.enqueueBarrierWithWaitList(&f.started);
+  enqueue_step(0, q);
+  for (size_t i = 1; i < steps; ++i) enqueue_step(i, side);
+  side.enqueueMarkerWithWaitList(nullptr, &f.side_done[0]);
+  side.flush();
+  q.enqueueBarrierWithWaitList(&f.side_done);
+}
 }  // namespace
 
 FrameInFlight::FrameInFlight() {
@@ -28,6 +50,8 @@ FrameInFlight::FrameInFlight() {
   done.reserve(8);
   uploaded.reserve(8);
   computed.reserve(1);
+  started.reserve(1);
+  side_done.reserve(1);
 }
 
 void submit_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,
@@ -40,6 +64,8 @@ void submit_frame(const Device& device, KernelProfile& profile, FramePlanes* src
   f.done.clear();
   f.uploaded.clear();
   f.computed.clear();
+  f.started.clear();
+  f.side_done.clear();
   f.computed.emplace_back();
   const auto& q = device.queue();
   try {
@@ -49,7 +75,7 @@ void submit_frame(const Device& device, KernelProfile& profile, FramePlanes* src
       src_planes->upload(device.upload_queue(), src, i, f.uploaded);
     if (!f.uploaded.empty()) q.enqueueBarrierWithWaitList(&f.uploaded);
     if (wait && !wait->empty()) q.enqueueBarrierWithWaitList(wait);
-    for (size_t i = 0; i < steps; ++i) enqueue_step(i);
+    enqueue_steps(device, steps, enqueue_step, f);
     q.enqueueMarkerWithWaitList(nullptr, &f.computed[0]);
     for (size_t i = 0; dst_planes && i < dst_planes->plane_count(); ++i)
       dst_planes->download(device.download_queue(), dst, i, f.computed, f.done);

@@ -25,12 +25,17 @@ struct FrameInFlight {
   std::vector<cl::Event> done;      // the frame's last commands
   std::vector<cl::Event> uploaded;  // its uploads
   std::vector<cl::Event> computed;  // the marker after its kernels
+  std::vector<cl::Event> started;   // the marker the side queue's steps wait for
+  std::vector<cl::Event> side_done;  // the marker after them
 };
 
-using FrameSteps = FunctionRef<void(size_t)>;
+// A step enqueues its commands on the queue it is given.
+using FrameSteps = FunctionRef<void(size_t, const cl::CommandQueue&)>;
 
-// Fills `f`: enqueue_step(i), i < steps, sets frame arguments and enqueues kernels (one step per
-// plane, or per pass) on device.queue(). src_planes or dst_planes may be null (an operation that
+// Fills `f`: enqueue_step(i, queue), i < steps, sets frame arguments and enqueues kernels (one
+// step per plane, or per pass). Steps must not depend on each other's commands: step 0 goes to
+// device.queue() and the others to device.side_queue(), which starts after what queue() held
+// before them and which queue() waits for after them. src_planes or dst_planes may be null (an operation that
 // only reads, or only writes, a caller's frame). `slot` picks the staging buffers (0 .. slots - 1
 // of the FramePlanes): one per frame in flight.
 // `wait`: events the frame's kernels start after (the caller's own commands).

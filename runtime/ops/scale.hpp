@@ -1,6 +1,7 @@
 // The scale operation: validated and planned once (tables, programs, buffers), then run per
 // frame without allocating. Serves the C API and, through it, the FFmpeg filter.
 #pragma once
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -92,11 +93,11 @@ class Scale final : public Operation {
 
   std::shared_ptr<Device> device_;
   // Sets one plane's frame arguments and enqueues its kernels.
-  void enqueue_plane(size_t i, const clvf_frame& src, const clvf_frame& dst);
+  void enqueue_plane(size_t i, const cl::CommandQueue& q, const clvf_frame& src, const clvf_frame& dst);
 
   clvf_scale_params params_;
   std::vector<Plane> planes_;
-  cl::Buffer tmp_;
+  std::array<cl::Buffer, 2> tmp_;  // two-pass intermediates: plane 0's, the other planes'
   std::optional<FramePlanes> src_, dst_;
   KernelProfile profile_;
   FramePipeline pipeline_;

@@ -26,10 +26,10 @@ void finish_all(const Device& device) {
 // Step 0 on the device's queue, the others on its side queue between two markers, so that a
 // GPU runs the planes at once: one plane's work-groups fill the multiprocessors that another's
 // last round leaves idle.
-void enqueue_steps(const Device& device, size_t steps, FrameSteps enqueue_step, FrameInFlight& f) {
+void enqueue_steps(const Device& device, size_t steps, FrameSteps enqueue_step, bool side_queue, FrameInFlight& f) {
   const auto& q = device.queue();
-  if (steps < 2) {
-    if (steps) enqueue_step(0, q);
+  if (!side_queue || steps < 2) {
+    for (size_t i = 0; i < steps; ++i) enqueue_step(i, q);
     return;
   }
   const auto& side = device.side_queue();
@@ -56,7 +56,7 @@ FrameInFlight::FrameInFlight() {
 
 void submit_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,
                   const clvf_frame& src, const clvf_frame& dst, int slot, size_t steps, FrameSteps enqueue_step,
-                  FrameInFlight& f, const std::vector<cl::Event>* wait) {
+                  bool side_queue, FrameInFlight& f, const std::vector<cl::Event>* wait) {
   f.dst = dst;
   f.slot = slot;
   // Emptied by destroying the events, never by assigning over them: cl::Event's assignment keeps
@@ -75,7 +75,7 @@ void submit_frame(const Device& device, KernelProfile& profile, FramePlanes* src
       src_planes->upload(device.upload_queue(), src, i, f.uploaded);
     if (!f.uploaded.empty()) q.enqueueBarrierWithWaitList(&f.uploaded);
     if (wait && !wait->empty()) q.enqueueBarrierWithWaitList(wait);
-    enqueue_steps(device, steps, enqueue_step, f);
+    enqueue_steps(device, steps, enqueue_step, side_queue, f);
     q.enqueueMarkerWithWaitList(nullptr, &f.computed[0]);
     for (size_t i = 0; dst_planes && i < dst_planes->plane_count(); ++i)
       dst_planes->download(device.download_queue(), dst, i, f.computed, f.done);
@@ -115,7 +115,7 @@ void FramePipeline::submit(const Device& device, KernelProfile& profile, FramePl
   check_room();
   device_ = &device;
   const int slot = static_cast<int>(submitted_ % kDepth);
-  submit_frame(device, profile, src_planes, dst_planes, src, dst, slot, steps, enqueue_step,
+  submit_frame(device, profile, src_planes, dst_planes, src, dst, slot, steps, enqueue_step, side_queue_,
                ring_[(oldest_ + count_) % kDepth], wait);
   ++count_;
   ++submitted_;
@@ -133,7 +133,7 @@ void FramePipeline::run(const Device& device, KernelProfile& profile, FramePlane
   if (count_) throw Error(CLVF_ERROR_INTERNAL, "a frame run while others are in flight");
   device_ = &device;
   // Slot 0: an operation run one frame at a time has staging for one frame.
-  submit_frame(device, profile, src_planes, dst_planes, src, dst, 0, steps, enqueue_step, ring_[oldest_]);
+  submit_frame(device, profile, src_planes, dst_planes, src, dst, 0, steps, enqueue_step, side_queue_, ring_[oldest_]);
   ++count_;
   complete(dst_planes, profile);
 }
@@ -144,7 +144,8 @@ cl::Event FramePipeline::enqueue(const Device& device, KernelProfile& profile, F
   device_ = &device;
   profile.collect();
   // Slot 0: OpenCL frames use no staging buffers.
-  submit_frame(device, profile, src_planes, dst_planes, src, dst, 0, steps, enqueue_step, enqueued_, &wait);
+  submit_frame(device, profile, src_planes, dst_planes, src, dst, 0, steps, enqueue_step, side_queue_, enqueued_,
+               &wait);
   if (enqueued_.done.size() == 1) return enqueued_.done.front();
   cl::Event all;
   device.download_queue().enqueueMarkerWithWaitList(&enqueued_.done, &all);

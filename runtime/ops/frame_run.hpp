@@ -33,15 +33,15 @@ struct FrameInFlight {
 using FrameSteps = FunctionRef<void(size_t, const cl::CommandQueue&)>;
 
 // Fills `f`: enqueue_step(i, queue), i < steps, sets frame arguments and enqueues kernels (one
-// step per plane, or per pass). Steps must not depend on each other's commands: step 0 goes to
-// device.queue() and the others to device.side_queue(), which starts after what queue() held
-// before them and which queue() waits for after them. src_planes or dst_planes may be null (an operation that
+// step per plane, or per pass) on device.queue(); with `side_queue`, steps after the first go to
+// device.side_queue() instead (steps then must not depend on each other's commands), which starts
+// after what queue() held before them and which queue() waits for after them. src_planes or dst_planes may be null (an operation that
 // only reads, or only writes, a caller's frame). `slot` picks the staging buffers (0 .. slots - 1
 // of the FramePlanes): one per frame in flight.
 // `wait`: events the frame's kernels start after (the caller's own commands).
 void submit_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,
                   const clvf_frame& src, const clvf_frame& dst, int slot, size_t steps, FrameSteps enqueue_step,
-                  FrameInFlight& f, const std::vector<cl::Event>* wait = nullptr);
+                  bool side_queue, FrameInFlight& f, const std::vector<cl::Event>* wait = nullptr);
 void complete_frame(const Device& device, const FrameInFlight& frame, FramePlanes* dst_planes,
                     KernelProfile& profile);
 
@@ -53,7 +53,9 @@ void check_enqueue_storages(clvf_storage src, clvf_storage dst, const char* what
 class FramePipeline {
  public:
   static constexpr int kDepth = CLVF_MAX_IN_FLIGHT;
-  FramePipeline() = default;
+  // side_queue: the steps are independent, and long enough that running them at once pays for
+  // the two queues' synchronisation (see submit_frame).
+  explicit FramePipeline(bool side_queue = false) : side_queue_(side_queue) {}
   ~FramePipeline();
   FramePipeline(const FramePipeline&) = delete;
   FramePipeline& operator=(const FramePipeline&) = delete;
@@ -87,6 +89,7 @@ class FramePipeline {
   FrameInFlight enqueued_;  // for enqueue, whose frames are not kept
   int64_t submitted_ = 0;
   const Device* device_ = nullptr;
+  bool side_queue_ = false;
 };
 
 }  // namespace clvf::detail

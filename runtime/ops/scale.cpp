@@ -129,28 +129,25 @@ Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params, bo
   const auto dst_planes = planes_of(params_.format, params_.dst_width, params_.dst_height);
   planes_.resize(src_planes.size());
   const PixelFormat& f = *find_pixel_format(params_.format);
-  // Two-pass planes' intermediates: plane 0's, and one the others share (they run one after
-  // another on the side queue while plane 0 runs: see submit_frame).
-  std::array<size_t, 2> tmp_bytes{};
+  size_t tmp_bytes = 0;
   for (size_t i = 0; i < planes_.size(); ++i) {
     Plane& pl = planes_[i];
     pl.channels = src_planes[i].channels;
     pl.src_w = src_planes[i].width, pl.src_h = src_planes[i].height;
     pl.dst_w = dst_planes[i].width, pl.dst_h = dst_planes[i].height;
     plan_plane(pl, f.planes[i].sub_x > 1);
-    if (!pl.block) tmp_bytes[i > 0] = std::max(tmp_bytes[i > 0], sizeof(float) * tmp_pitch_of(pl) * pl.dst_h);
+    if (!pl.block) tmp_bytes = std::max(tmp_bytes, sizeof(float) * tmp_pitch_of(pl) * pl.dst_h);
   }
-  for (size_t t = 0; t < tmp_.size(); ++t) {
-    if (!tmp_bytes[t]) continue;
+  if (tmp_bytes) {
     // Pass 2 may read whole vectors past a row's last tap (with zero weight): the padding must
     // hold finite values, so the intermediate starts finite (zero, or poison for the tests of
     // unwritten reads) and pass 1 only writes finite sums.
-    tmp_[t] = cl::Buffer(device_->context(), CL_MEM_READ_WRITE, tmp_bytes[t]);
-    device_->queue().enqueueFillBuffer(tmp_[t], float_scratch_fill(*device_), 0, tmp_bytes[t]);
-    for (size_t i = 0; i < planes_.size(); ++i) {
-      if (planes_[i].block || (i > 0) != t) continue;
-      planes_[i].v.set("tmp", tmp_[t]);
-      planes_[i].h.set("tmp", tmp_[t]);
+    tmp_ = cl::Buffer(device_->context(), CL_MEM_READ_WRITE, tmp_bytes);
+    device_->queue().enqueueFillBuffer(tmp_, float_scratch_fill(*device_), 0, tmp_bytes);
+    for (Plane& pl : planes_) {
+      if (pl.block) continue;
+      pl.v.set("tmp", tmp_);
+      pl.h.set("tmp", tmp_);
     }
   }
   const int slots = FramePipeline::kDepth;

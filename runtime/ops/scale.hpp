@@ -1,7 +1,6 @@
 // The scale operation: validated and planned once (tables, programs, buffers), then run per
 // frame without allocating. Serves the C API and, through it, the FFmpeg filter.
 #pragma once
-#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -97,7 +96,7 @@ class Scale final : public Operation {
 
   clvf_scale_params params_;
   std::vector<Plane> planes_;
-  std::array<cl::Buffer, 2> tmp_;  // two-pass intermediates: plane 0's, the other planes'
+  cl::Buffer tmp_;
   std::optional<FramePlanes> src_, dst_;
   KernelProfile profile_;
   FramePipeline pipeline_;

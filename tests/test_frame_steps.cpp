@@ -1,0 +1,126 @@
+// How a frame's steps reach the device's queues (runtime/ops/frame_run.cpp): with a side queue
+// (denoise), step 0 goes to the device's queue and the others to its side queue, which must start
+// after what the device's queue held before the frame and which the device's queue must wait for
+// after it (interop releases and later operations only follow the device's queue). Each ordering
+// is checked with a kernel slow enough that a missing wait would let the next command read data
+// not yet written.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "runtime/ops/frame_run.hpp"
+#include "test_device.hpp"
+
+namespace clvf::detail::test {
+namespace {
+
+constexpr int kItems = 256;
+// slow_fill: one work-item spins (its result kept, so that the loop stays) before the buffer
+// gets `value`; add_one: dst = src + 1.
+constexpr const char* kSource = R"(
+__kernel void slow_fill(__global int *dst, __global uint *sink, int value, int spins) {
+  uint x = 1;
+  for (int i = 0; i < spins; ++i) x = x * 1664525u + 1013904223u;
+  sink[0] = x;
+  for (int i = 0; i < 256; ++i) dst[i] = value;
+}
+__kernel void add_one(__global const int *src, __global int *dst) {
+  const int i = get_global_id(0);
+  dst[i] = src[i] + 1;
+}
+)";
+constexpr int kSpins = 20000000;  // about 10 ms on PoCL here
+
+class FrameSteps : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    device_ = open_test_device();
+    slow_fill_ = device_->kernel(kSource, "", "slow_fill");
+    add_one_ = device_->kernel(kSource, "", "add_one");
+    sink_ = cl::Buffer(device_->context(), CL_MEM_READ_WRITE, sizeof(cl_uint));
+  }
+  cl::Buffer zeroed() {
+    std::vector<int> zeros(kItems, 0);
+    return cl::Buffer(device_->context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(int) * kItems, zeros.data());
+  }
+  void enqueue_slow_fill(const cl::CommandQueue& q, const cl::Buffer& dst, int value) {
+    slow_fill_.set("dst", dst);
+    slow_fill_.set("sink", sink_);
+    slow_fill_.set("value", value);
+    slow_fill_.set("spins", kSpins);
+    q.enqueueNDRangeKernel(slow_fill_.get(), cl::NullRange, cl::NDRange(1), cl::NullRange);
+  }
+  void enqueue_add_one(const cl::CommandQueue& q, const cl::Buffer& src, const cl::Buffer& dst) {
+    add_one_.set("src", src);
+    add_one_.set("dst", dst);
+    q.enqueueNDRangeKernel(add_one_.get(), cl::NullRange, cl::NDRange(kItems), cl::NullRange);
+  }
+  std::vector<int> read(const cl::Buffer& b) {
+    std::vector<int> v(kItems);
+    device_->queue().enqueueReadBuffer(b, CL_TRUE, 0, sizeof(int) * kItems, v.data());
+    return v;
+  }
+
+  std::shared_ptr<Device> device_;
+  Kernel slow_fill_, add_one_;
+  cl::Buffer sink_;
+  KernelProfile profile_;
+};
+
+TEST_F(FrameSteps, StepZeroOnTheQueueOthersOnTheSideQueueOnlyWhenAsked) {
+  for (bool side : {false, true}) {
+    FramePipeline pipeline(side);
+    std::vector<cl_command_queue> used;
+    const clvf_frame none{};
+    cl::Event done = pipeline.enqueue(*device_, profile_, nullptr, nullptr, none, none, 3,
+                                      [&](size_t, const cl::CommandQueue& q) { used.push_back(q()); }, {});
+    done.wait();
+    const cl_command_queue main = device_->queue()(), other = side ? device_->side_queue()() : main;
+    EXPECT_EQ(used, (std::vector<cl_command_queue>{main, other, other})) << "side queue " << side;
+  }
+}
+
+TEST_F(FrameSteps, SideQueueStartsAfterTheQueuesEarlierWork) {
+  const cl::Buffer a = zeroed(), b = zeroed();
+  enqueue_slow_fill(device_->queue(), a, 7);  // before the frame, on the device's queue
+  FramePipeline pipeline(true);
+  const clvf_frame none{};
+  cl::Event done = pipeline.enqueue(*device_, profile_, nullptr, nullptr, none, none, 2,
+                                    [&](size_t i, const cl::CommandQueue& q) {
+                                      if (i == 1) enqueue_add_one(q, a, b);
+                                    }, {});
+  done.wait();
+  EXPECT_EQ(read(b), std::vector<int>(kItems, 8));
+}
+
+TEST_F(FrameSteps, QueueWaitsForTheSideQueue) {
+  const cl::Buffer a = zeroed(), b = zeroed();
+  FramePipeline pipeline(true);
+  const clvf_frame none{};
+  cl::Event done = pipeline.enqueue(*device_, profile_, nullptr, nullptr, none, none, 2,
+                                    [&](size_t i, const cl::CommandQueue& q) {
+                                      if (i == 1) enqueue_slow_fill(q, a, 5);
+                                    }, {});
+  // A later command on the device's queue alone (as an interop release is) sees the side step's
+  // writes.
+  enqueue_add_one(device_->queue(), a, b);
+  EXPECT_EQ(read(b), std::vector<int>(kItems, 6));
+  done.wait();
+}
+
+TEST_F(FrameSteps, FramesEventCoversTheSideQueue) {
+  const cl::Buffer a = zeroed();
+  FramePipeline pipeline(true);
+  const clvf_frame none{};
+  cl::Event done = pipeline.enqueue(*device_, profile_, nullptr, nullptr, none, none, 2,
+                                    [&](size_t i, const cl::CommandQueue& q) {
+                                      if (i == 1) enqueue_slow_fill(q, a, 5);
+                                    }, {});
+  done.wait();
+  std::vector<int> v(kItems);  // read on a queue not ordered with the others
+  device_->download_queue().enqueueReadBuffer(a, CL_TRUE, 0, sizeof(int) * kItems, v.data());
+  EXPECT_EQ(v, std::vector<int>(kItems, 5));
+}
+
+}  // namespace
+}  // namespace clvf::detail::test

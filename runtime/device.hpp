@@ -43,9 +43,9 @@ class Device {
   // and another's download can overlap the kernels on queue() (discrete GPUs; events order them).
   const cl::CommandQueue& upload_queue() const { return upload_queue_; }
   const cl::CommandQueue& download_queue() const { return download_queue_; }
-  // A second in-order queue of clvf's own for kernels: an operation whose planes are independent
-  // runs its first plane on queue() and the others here, so that the device works on them at
-  // once (one plane's work-groups fill the units another's last ones leave idle).
+  // A second in-order queue of clvf's own for kernels: denoise runs its first plane on queue()
+  // and the others here (submit_frame), so that the device works on them at once (one plane's
+  // work-groups fill the units another's last ones leave idle).
   const cl::CommandQueue& side_queue() const { return side_queue_; }
   const std::string& name() const { return name_; }
   bool supports_image_format(cl_channel_order order, cl_channel_type type) const;

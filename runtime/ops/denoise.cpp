@@ -364,7 +364,8 @@ void Denoise::submit_temporal(const clvf_frame& dst, int64_t frame, const std::v
   const std::span<const int64_t> frames(frame_list.data(), count);
   const bool timed = device_->profiling();
   const size_t first_offsets = size_t(pipeline_.next_slot()) * planes_.size();
-  pipeline_.submit(*device_, profile_, nullptr, &*dst_, dst, dst, planes_.size(), [&](size_t i, const cl::CommandQueue& q) {
+  pipeline_.submit(*device_, profile_, nullptr, &*dst_, dst, dst, planes_.size(),
+                   [&](size_t i, const cl::CommandQueue& q) {
     Plane& pl = planes_[i];
     auto& offsets = frame_offsets_[first_offsets + i];
     offsets.clear();

@@ -11,6 +11,6 @@ shapes=("$@")
 [ ${#shapes[@]} -gt 0 ] || shapes=(128,1,256,12,1 128,1,256,10,1 128,1,256,14,1 64,1,256,8,1 128,1,256,12 64,1,256,8 32,4,1024,8 64,4,1024,8 64,4,1024,4 64,4,1024,16 128,4,1024,8 32,8,1024,8 64,8,1024,8 64,2,1024,8)
 printf "%-16s %12s\n" "WX,VEC,LANES,ROWS[,RUNS]" "ms/frame"
 for s in "${shapes[@]}"; do
-  ms=$(CLVF_DENOISE_SHAPE=$s "$BIN" denoise 4:7:15 "$N" | awk '/cl buffers/ {print $(NF-3)}')
+  ms=$(CLVF_DENOISE_SHAPE=$s "$BIN" denoise 4:7:15 "$N" | awk '/cl buffers \(kernels only\)/ {print $(NF-3)}')
   printf "%-16s %12s\n" "$s" "$ms"
 done

@@ -14,9 +14,9 @@ ceilings=$("$BIN/device_floor")
 bw=$(awk '/bandwidth_gbs/ {print $2}' <<< "$ceilings")
 exps=$(awk '/exp2_gps/ {print $2}' <<< "$ceilings")
 gpu=$(awk '/^gpu/ {print $2}' <<< "$ceilings")
-# Sum of the per-kernel mean times (ms) of the cl-buffers run.
+# Sum of the per-kernel mean times (ms) of the cl-buffers run one frame at a time.
 kernel_ms() {
-  CLVF_PROFILE=1 "$BIN/throughput" "$@" | awk '/cl buffers/ {on = 1; next} on && / runs / {
+  CLVF_PROFILE=1 "$BIN/throughput" "$@" | awk '/cl buffers/ {on++; next} on == 1 && / runs / {
     for (i = 1; i < NF; i++) if ($i == "mean") s += $(i + 1) } END { printf "%.4f", s }'
 }
 W=1920 H=1080

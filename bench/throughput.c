@@ -1,7 +1,8 @@
 /* Benchmark (not a test): operation throughput through the C API alone, no FFmpeg, for host
  * frames one at a time (upload + kernels + download), host frames with CLVF_MAX_IN_FLIGHT in
  * flight (submit / complete: copies overlap kernels on discrete GPUs), and frames already in cl
- * buffers (kernels only).
+ * buffers (kernels only), one at a time (the host waits for each) and in flight (the device's
+ * pace, with no host round trip between frames).
  *   throughput scale [algorithm[:SRC_FMT:DST_FMT]] [frames] [SRC_WxH] [DST_WxH]
  *                                                   defaults: bicubic 300 1920x1080 1280x720, NV12
  *   (with formats, the scale converts in the same operation: p010 is taken as BT.2020 and
@@ -144,8 +145,9 @@ int main(int argc, char **argv)
     if (clvf_device_open(NULL, &dev) != CLVF_OK || clvf_device_handles(dev, &ctx, NULL, NULL) != CLVF_OK)
         return fail("device");
     printf("%s %dx%d -> %dx%d %s, %d frames, %s\n", argv[1], W, H, w, h, setting, frames, clvf_device_name(dev));
-    for (int mode = 0; mode < 3; mode++) {
-        clvf_storage storage = mode == 2 ? CLVF_STORAGE_CL_BUFFER : CLVF_STORAGE_HOST;
+    for (int mode = 0; mode < 4; mode++) {
+        const clvf_storage storage = mode >= 2 ? CLVF_STORAGE_CL_BUFFER : CLVF_STORAGE_HOST;
+        const int in_flight = mode == 1 || mode == 3;
         const layout in_layout = layout_of(denoise ? "nv12" : src_fmt, W, H);
         const layout out_layout = layout_of(denoise ? "nv12" : dst_fmt, w, h);
         size_t in_bytes = layout_bytes(in_layout), out_bytes = layout_bytes(out_layout);
@@ -211,13 +213,13 @@ int main(int argc, char **argv)
         }
         describe(&a, storage, in, bin, in_layout);
         describe(&b, storage, out, bout, out_layout);
-        if (mode == 1 && o.submit) { /* warm; a denoise stream is one kind or the other */
+        if (in_flight && o.submit) { /* warm; a denoise stream is one kind or the other */
             if (o.submit(o.handle, &a, &b) != CLVF_OK || o.complete(o.handle) != CLVF_OK)
                 return fail("warm");
         } else {
             o.process(o.handle, &a, &b);
         }
-        if (mode == 1 && !o.submit) {
+        if (in_flight && !o.submit) {
             o.release(o.handle);
             clReleaseMemObject(bin);
             clReleaseMemObject(bout);
@@ -228,7 +230,7 @@ int main(int argc, char **argv)
         t0 = now();
         for (int i = 0; i < frames; i++) {
             clvf_status st;
-            if (mode != 1) {
+            if (!in_flight) {
                 st = o.process(o.handle, &a, &b);
             } else {
                 /* Every frame reads the same input and writes the same output: a benchmark of the
@@ -240,14 +242,15 @@ int main(int argc, char **argv)
             if (st != CLVF_OK)
                 return fail("process");
         }
-        for (int i = 0; mode == 1 && i < (frames < CLVF_MAX_IN_FLIGHT ? frames : CLVF_MAX_IN_FLIGHT); i++)
+        for (int i = 0; in_flight && i < (frames < CLVF_MAX_IN_FLIGHT ? frames : CLVF_MAX_IN_FLIGHT); i++)
             if (o.complete(o.handle) != CLVF_OK)
                 return fail("complete");
         elapsed = now() - t0;
         printf("  %-44s %9.3f ms/frame %10.1f fps\n",
                mode == 0   ? "host frames, one at a time"
                : mode == 1 ? "host frames, " CLVF_STR(CLVF_MAX_IN_FLIGHT) " in flight"
-                           : "cl buffers (kernels only)",
+               : mode == 2 ? "cl buffers (kernels only)"
+                           : "cl buffers, " CLVF_STR(CLVF_MAX_IN_FLIGHT) " in flight",
                elapsed / frames * 1e3, frames / elapsed);
         printf("%s", o.profile(o.handle));
         o.release(o.handle);

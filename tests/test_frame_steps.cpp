@@ -6,6 +6,7 @@
 // not yet written.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "runtime/ops/frame_run.hpp"
@@ -22,21 +23,23 @@ __kernel void slow_fill(__global int *dst, __global uint *sink, int value, int s
   uint x = 1;
   for (int i = 0; i < spins; ++i) x = x * 1664525u + 1013904223u;
   sink[0] = x;
-  for (int i = 0; i < 256; ++i) dst[i] = value;
+  for (int i = 0; i < ITEMS; ++i) dst[i] = value;
 }
 __kernel void add_one(__global const int *src, __global int *dst) {
   const int i = get_global_id(0);
   dst[i] = src[i] + 1;
 }
 )";
-constexpr int kSpins = 20000000;  // about 10 ms on PoCL here
+// Long enough that each test below failed with the wait it checks removed (tried on PoCL).
+constexpr int kSpins = 20000000;
 
 class FrameSteps : public ::testing::Test {
  protected:
   void SetUp() override {
     device_ = open_test_device();
-    slow_fill_ = device_->kernel(kSource, "", "slow_fill");
-    add_one_ = device_->kernel(kSource, "", "add_one");
+    const std::string options = "-DITEMS=" + std::to_string(kItems);
+    slow_fill_ = device_->kernel(kSource, options, "slow_fill");
+    add_one_ = device_->kernel(kSource, options, "add_one");
     sink_ = cl::Buffer(device_->context(), CL_MEM_READ_WRITE, sizeof(cl_uint));
   }
   cl::Buffer zeroed() {

@@ -21,11 +21,16 @@ std::unique_ptr<SharedFrames> open_side(const std::shared_ptr<Device>& device, S
 }  // namespace
 
 void FrameSides::open(const std::shared_ptr<Device>& device, SideSpec source, SideSpec destination) {
+  this->device = device;
   src = open_side(device, source, "source", false);
   dst = open_side(device, destination, "destination", true);
 }
 
 void FrameSides::release_quietly() {
+  try {
+    join();
+  } catch (...) {
+  }
   for (SharedFrames* f : {src.get(), dst.get()}) try {
       if (f) f->release();
     } catch (...) {

@@ -35,6 +35,7 @@ struct SideSpec {
 // The sides of an operation whose source or destination is shared (the C API's).
 struct FrameSides {
   std::unique_ptr<SharedFrames> src, dst;
+  std::shared_ptr<Device> device;  // whose queue the releases follow (set by open)
 
   // Opens the sides whose storage is shared and rewrites their storage to the OpenCL one the
   // operation is then created for.
@@ -53,17 +54,21 @@ struct FrameSides {
       release_quietly();
       throw;
     }
-    if (src && !keep_src) src->release();
-    if (dst) dst->release();
+    if (src && !keep_src) join(), src->release();
+    if (dst) join(), dst->release();
   }
   void release_src() {
-    if (src) src->release();
+    if (src) join(), src->release();
   }
   std::string profile_report() const {
     return (src ? src->profile_report() : std::string()) + (dst ? dst->profile_report() : std::string());
   }
 
  private:
+  // Releases follow the device's queue alone: it must first cover the side queue's work.
+  void join() const {
+    if (device) device->join_side_queue();
+  }
   void release_quietly();
 };
 

@@ -70,6 +70,14 @@ Device::Device(cl::Context context, cl::Device device, cl::CommandQueue queue, S
   log(CLVF_LOG_INFO, "using OpenCL device {}", name_);
 }
 
+void Device::join_side_queue() const {
+  if (!side_pending_.exchange(false)) return;
+  std::vector<cl::Event> side(1);
+  side_queue_.enqueueMarkerWithWaitList(nullptr, &side[0]);
+  side_queue_.flush();
+  queue_.enqueueBarrierWithWaitList(&side);
+}
+
 namespace {
 std::atomic<bool> profiling_flag{false};
 }

@@ -1,6 +1,7 @@
 // An OpenCL device with its context, in-order queue, capabilities and program cache: what every
 // operation is built on. Shared (shared_ptr) by the operations created on it.
 #pragma once
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -45,8 +46,15 @@ class Device {
   const cl::CommandQueue& download_queue() const { return download_queue_; }
   // A second in-order queue of clvf's own for kernels: denoise runs its first plane on queue()
   // and the others here (submit_frame), so that the device works on them at once (one plane's
-  // work-groups fill the units another's last ones leave idle).
+  // work-groups fill the units another's last ones leave idle, within a frame and across frames).
+  // queue() does not wait for it by itself: a frame's events cover both.
   const cl::CommandQueue& side_queue() const { return side_queue_; }
+  // What submit_frame calls after putting work on side_queue().
+  void side_queue_used() const { side_pending_ = true; }
+  // Orders what is enqueued on queue() from now on after everything side_queue() holds (for
+  // what follows queue() alone: an interop release). Nothing when the side queue has had no work
+  // since the last join.
+  void join_side_queue() const;
   const std::string& name() const { return name_; }
   bool supports_image_format(cl_channel_order order, cl_channel_type type) const;
   // Kernels can use system memory in place (CPU devices, integrated GPUs), unless the settings
@@ -79,6 +87,7 @@ class Device {
   bool zero_copy_host_ = false;
   bool profiling_ = false;
   int d3d_kind_ = 0;
+  mutable std::atomic<bool> side_pending_{false};
   std::shared_ptr<cuda::Share> cuda_;
   ProgramCache cache_;
   std::mutex programs_mutex_;

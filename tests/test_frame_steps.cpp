@@ -1,14 +1,20 @@
 // How a frame's steps reach the device's queues (runtime/ops/frame_run.cpp): with a side queue
 // (denoise), step 0 goes to the device's queue and the others to its side queue, which must start
-// after what the device's queue held before the frame and which the device's queue must wait for
-// after it (interop releases and later operations only follow the device's queue). Each ordering
-// is checked with a kernel slow enough that a missing wait would let the next command read data
-// not yet written.
+// after what the device's queue held before the frame; the device's queue does not wait for the
+// side queue (the next frame starts at once) unless joined to it (Device::join_side_queue, before
+// an interop release: FrameSides), and the frame's event covers both. Each ordering is checked
+// with a kernel slow enough, or a side step held by a user event, so that a missing wait would
+// let the next command read data not yet written.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <functional>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "interop/shared_frames.hpp"
 #include "runtime/ops/frame_run.hpp"
 #include "test_device.hpp"
 
@@ -58,6 +64,15 @@ class FrameSteps : public ::testing::Test {
     add_one_.set("dst", dst);
     q.enqueueNDRangeKernel(add_one_.get(), cl::NullRange, cl::NDRange(kItems), cl::NullRange);
   }
+  // Whether `e` completes within `seconds` (polled; an error status counts as not completing).
+  static bool completes(const cl::Event& e, double seconds) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    for (;;) {
+      if (e.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() == CL_COMPLETE) return true;
+      if (std::chrono::steady_clock::now() >= end) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
   std::vector<int> read(const cl::Buffer& b) {
     std::vector<int> v(kItems);
     device_->queue().enqueueReadBuffer(b, CL_TRUE, 0, sizeof(int) * kItems, v.data());
@@ -96,17 +111,50 @@ TEST_F(FrameSteps, SideQueueStartsAfterTheQueuesEarlierWork) {
   EXPECT_EQ(read(b), std::vector<int>(kItems, 8));
 }
 
-TEST_F(FrameSteps, QueueWaitsForTheSideQueue) {
-  const cl::Buffer a = zeroed(), b = zeroed();
+// The side step waits for a user event the test sets, so that "still waiting" is certain, not a
+// matter of a kernel's speed.
+TEST_F(FrameSteps, QueueDoesNotWaitForTheSideQueue) {
+  const cl::Buffer a = zeroed(), b = zeroed(), c = zeroed();
+  cl::UserEvent gate(device_->context());
+  const std::vector<cl::Event> gates{gate};
   FramePipeline pipeline(true);
   const clvf_frame none{};
   cl::Event done = pipeline.enqueue(*device_, profile_, nullptr, nullptr, none, none, 2,
                                     [&](size_t i, const cl::CommandQueue& q) {
-                                      if (i == 1) enqueue_slow_fill(q, a, 5);
+                                      if (i == 1) q.enqueueBarrierWithWaitList(&gates), enqueue_add_one(q, a, b);
                                     }, {});
-  // A later command on the device's queue alone (as an interop release is) sees the side step's
-  // writes.
+  // The next frame's first step (here a command on the device's queue) runs at once.
+  cl::Event next;
+  enqueue_add_one(device_->queue(), a, c);
+  device_->queue().enqueueMarkerWithWaitList(nullptr, &next);
+  device_->queue().flush();
+  EXPECT_TRUE(completes(next, 30.0)) << "the device's queue waited for the side queue";
+  EXPECT_FALSE(completes(done, 0.0)) << "the frame's event did not wait for its side step";
+  gate.setStatus(CL_COMPLETE);
+  done.wait();
+  EXPECT_EQ(read(b), std::vector<int>(kItems, 1));
+  EXPECT_EQ(read(c), std::vector<int>(kItems, 1));
+}
+
+TEST_F(FrameSteps, JoinOrdersTheQueueAfterTheSideQueue) {
+  const cl::Buffer a = zeroed(), b = zeroed();
+  cl::UserEvent gate(device_->context());
+  const std::vector<cl::Event> gates{gate};
+  FramePipeline pipeline(true);
+  const clvf_frame none{};
+  cl::Event done = pipeline.enqueue(*device_, profile_, nullptr, nullptr, none, none, 2,
+                                    [&](size_t i, const cl::CommandQueue& q) {
+                                      if (i == 1) q.enqueueBarrierWithWaitList(&gates), enqueue_slow_fill(q, a, 5);
+                                    }, {});
+  // What follows the device's queue alone after the join (as an interop release does) sees the
+  // side step's writes.
+  device_->join_side_queue();
+  cl::Event later;
   enqueue_add_one(device_->queue(), a, b);
+  device_->queue().enqueueMarkerWithWaitList(nullptr, &later);
+  device_->queue().flush();
+  EXPECT_FALSE(completes(later, 1.0)) << "the join did not wait for the side queue";
+  gate.setStatus(CL_COMPLETE);
   EXPECT_EQ(read(b), std::vector<int>(kItems, 6));
   done.wait();
 }
@@ -123,6 +171,46 @@ TEST_F(FrameSteps, FramesEventCoversTheSideQueue) {
   std::vector<int> v(kItems);  // read on a queue not ordered with the others
   device_->download_queue().enqueueReadBuffer(a, CL_TRUE, 0, sizeof(int) * kItems, v.data());
   EXPECT_EQ(v, std::vector<int>(kItems, 5));
+}
+
+// A shared side whose release, as the interop ones, enqueues a command on the device's queue alone.
+class QueueReleasing : public SharedFrames {
+ public:
+  explicit QueueReleasing(std::function<void()> on_release) : on_release_(std::move(on_release)) {}
+  clvf_storage inner_storage() const override { return CLVF_STORAGE_CL_BUFFER; }
+  clvf_frame acquire(const clvf_frame& frame) override { return frame; }
+  void release() override { on_release_(); }
+
+ private:
+  std::function<void()> on_release_;
+};
+
+TEST_F(FrameSteps, SharedFramesReleaseAfterTheSideQueue) {
+  const cl::Buffer a = zeroed(), b = zeroed();
+  cl::UserEvent gate(device_->context());
+  const std::vector<cl::Event> gates{gate};
+  cl::Event released;
+  FrameSides sides;
+  sides.device = device_;
+  sides.dst = std::make_unique<QueueReleasing>([&] {
+    enqueue_add_one(device_->queue(), a, b);
+    device_->queue().enqueueMarkerWithWaitList(nullptr, &released);
+    device_->queue().flush();
+  });
+  FramePipeline pipeline(true);
+  const clvf_frame none{};
+  cl::Event done;
+  sides.run(&none, &none, [&](const clvf_frame*, const clvf_frame*) {
+    done = pipeline.enqueue(*device_, profile_, nullptr, nullptr, none, none, 2,
+                            [&](size_t i, const cl::CommandQueue& q) {
+                              if (i == 1) q.enqueueBarrierWithWaitList(&gates), enqueue_slow_fill(q, a, 5);
+                            }, {});
+  });
+  EXPECT_FALSE(completes(released, 1.0)) << "the release did not wait for the side queue";
+  gate.setStatus(CL_COMPLETE);
+  released.wait();
+  EXPECT_EQ(read(b), std::vector<int>(kItems, 6));
+  done.wait();
 }
 
 }  // namespace

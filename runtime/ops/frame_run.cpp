@@ -23,9 +23,11 @@ void finish_all(const Device& device) {
   }
 }
 
-// Step 0 on the device's queue, the others on its side queue between two markers, so that a
+// Step 0 on the device's queue, the others on its side queue after a marker on it, so that a
 // GPU runs the planes at once: one plane's work-groups fill the multiprocessors that another's
-// last round leaves idle.
+// last round leaves idle. Neither queue waits for the other after the steps (the side queue's
+// next frame waits for this frame's step 0 anyway, through its marker): the next frame's step 0
+// starts while this frame's others still run. `planes_done` gets a marker on each queue.
 void enqueue_steps(const Device& device, size_t steps, FrameSteps enqueue_step, bool side_queue, FrameInFlight& f) {
   const auto& q = device.queue();
   if (!side_queue || steps < 2) {
@@ -34,14 +36,16 @@ void enqueue_steps(const Device& device, size_t steps, FrameSteps enqueue_step, 
   }
   const auto& side = device.side_queue();
   f.started.emplace_back();
-  f.side_done.emplace_back();
   q.enqueueMarkerWithWaitList(nullptr, &f.started[0]);
   side.enqueueBarrierWithWaitList(&f.started);
+  device.side_queue_used();
   enqueue_step(0, q);
   for (size_t i = 1; i < steps; ++i) enqueue_step(i, side);
-  side.enqueueMarkerWithWaitList(nullptr, &f.side_done[0]);
+  f.planes_done.emplace_back();
+  f.planes_done.emplace_back();
+  q.enqueueMarkerWithWaitList(nullptr, &f.planes_done[0]);
+  side.enqueueMarkerWithWaitList(nullptr, &f.planes_done[1]);
   side.flush();
-  q.enqueueBarrierWithWaitList(&f.side_done);
 }
 }  // namespace
 
@@ -51,7 +55,7 @@ FrameInFlight::FrameInFlight() {
   uploaded.reserve(8);
   computed.reserve(1);
   started.reserve(1);
-  side_done.reserve(1);
+  planes_done.reserve(2);
 }
 
 void submit_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,
@@ -65,7 +69,7 @@ void submit_frame(const Device& device, KernelProfile& profile, FramePlanes* src
   f.uploaded.clear();
   f.computed.clear();
   f.started.clear();
-  f.side_done.clear();
+  f.planes_done.clear();
   f.computed.emplace_back();
   const auto& q = device.queue();
   try {
@@ -76,7 +80,12 @@ void submit_frame(const Device& device, KernelProfile& profile, FramePlanes* src
     if (!f.uploaded.empty()) q.enqueueBarrierWithWaitList(&f.uploaded);
     if (wait && !wait->empty()) q.enqueueBarrierWithWaitList(wait);
     enqueue_steps(device, steps, enqueue_step, side_queue, f);
-    q.enqueueMarkerWithWaitList(nullptr, &f.computed[0]);
+    // With both queues, the marker that covers them goes on the download queue (the downloads
+    // wait for it anyway), so that neither kernel queue waits for the other.
+    if (f.planes_done.empty())
+      q.enqueueMarkerWithWaitList(nullptr, &f.computed[0]);
+    else
+      device.download_queue().enqueueMarkerWithWaitList(&f.planes_done, &f.computed[0]);
     for (size_t i = 0; dst_planes && i < dst_planes->plane_count(); ++i)
       dst_planes->download(device.download_queue(), dst, i, f.computed, f.done);
     if (f.done.empty()) f.done.push_back(f.computed[0]);

@@ -25,8 +25,8 @@ struct FrameInFlight {
   std::vector<cl::Event> done;      // the frame's last commands
   std::vector<cl::Event> uploaded;  // its uploads
   std::vector<cl::Event> computed;  // the marker after its kernels
-  std::vector<cl::Event> started;    // the marker the side queue's steps wait for
-  std::vector<cl::Event> side_done;  // the marker after them
+  std::vector<cl::Event> started;      // the marker the side queue's steps wait for
+  std::vector<cl::Event> planes_done;  // markers after the steps on each queue
 };
 
 // A step enqueues its commands on the queue it is given.
@@ -35,8 +35,9 @@ using FrameSteps = FunctionRef<void(size_t, const cl::CommandQueue&)>;
 // Fills `f`: enqueue_step(i, queue), i < steps, sets frame arguments and enqueues kernels (one
 // step per plane, or per pass) on device.queue(); with `side_queue`, steps after the first go to
 // device.side_queue() instead (steps then must not depend on each other's commands), which starts
-// after what queue() held before them and which queue() waits for after them (so that whatever
-// later follows queue() alone, an interop release say, follows every step). src_planes or
+// after what queue() held before them. queue() does not wait for the side queue: the frame's
+// events (`done`, and the downloads' wait) cover both, and what follows queue() alone (an interop
+// release) must come after device.join_side_queue(). src_planes or
 // dst_planes may be null (an operation that only reads, or only writes, a caller's frame). `slot` picks the staging buffers (0 .. slots - 1
 // of the FramePlanes): one per frame in flight.
 // `wait`: events the frame's kernels start after (the caller's own commands).

@@ -150,13 +150,22 @@ floatv exp2_neg(floatv x) {
 #ifndef WEIGHTING
 #define WEIGHTING 0
 #endif
-#if WEIGHTING == 0
+// FTZ_CUTOFF=1 (NVIDIA's flushing exp2, Welsch weights): every weight is scaled by 2^weight_bias,
+// the bias putting ssd = max_ssd - 1/2 at 2^-126, so that the weights FFmpeg drops (ssd >= max_ssd)
+// come out subnormal and the exp2 flushes them to 0: no compare per weight. The host takes this
+// form only where the margin, half a unit of ssd, is well above the argument's rounding.
+#ifndef FTZ_CUTOFF
+#define FTZ_CUTOFF 0
+#endif
+#if WEIGHTING == 0 && !FTZ_CUTOFF
 #define BELOW_MAX(ssd) ((ssd) < max_ssd)
-#else  // bisquare weights reach 0 by themselves
+#else  // bisquare weights reach 0 by themselves, flushed ones too
 #define BELOW_MAX(ssd) true
 #endif
-floatv weight_of(floatv ssd, float scale) {
-#if WEIGHTING == 0
+floatv weight_of(floatv ssd, float scale, float bias) {
+#if WEIGHTING == 0 && FTZ_CUTOFF
+  return exp2_neg(ssd * scale + bias);
+#elif WEIGHTING == 0
   return exp2_neg(ssd * scale);
 #else
   const floatv b = fmax(1.0f - ssd * scale, 0.0f);
@@ -188,7 +197,8 @@ void load_tile(__local sample_t (*dst)[TILE_PITCH], __global const uchar *src, i
 #endif
 
 __kernel __attribute__((reqd_work_group_size(WX, 1, 1)))
-void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int max_ssd) {
+void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, float weight_bias, float centre_weight,
+             int max_ssd) {
   __local sample_t tile[TILE_H][TILE_PITCH];
   __local sum_t vsum[TH][VSUM_PITCH];
 #if FLOAT_SUMS
@@ -329,7 +339,7 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
         _Pragma("unroll") for (int i = 0; i < SEG_L; ++i) {                                        \
           const int p = (x0 + xl + i) / CH + ox;                                                   \
           const bool use = (!(edges) || (row_inside && p >= 0 && p < width)) && BELOW_MAX(ssd[i]); \
-          const float w = weight_of((float)ssd[i], weight_scale);                                  \
+          const float w = weight_of((float)ssd[i], weight_scale, weight_bias);                     \
           if (use) {  /* (predicated: no select of w or 0) */                                      \
             acc[i] += w * (float)c[i];                                                             \
             wsum[i] += w;                                                                          \
@@ -349,7 +359,7 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
         for (int j = 0; j < PATCH; ++j) ssd += LOAD_I(&vsum[y][xl + j * CH]);
         const int cy = y0 + y + oy;
         const intv use = x_inside && (intv)(cy >= 0 && cy < height) && ssd < max_ssd;
-        const floatv w = select((floatv)0.0f, weight_of(TO_FLOAT(ssd), weight_scale), use);
+        const floatv w = select((floatv)0.0f, weight_of(TO_FLOAT(ssd), weight_scale, 0.0f), use);
         acc[y] += w * TO_FLOAT(LOAD_U8(&cand[HALO + y + oy][xl + (HALO + ox) * CH]));
         wsum[y] += w;
       }
@@ -363,7 +373,7 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, int m
   if (outputs)
     _Pragma("unroll") for (int i = 0; i < SEG_L; ++i) {
       const float centre = (float)tile[HALO + by][xl + i + HALO * CH];
-      result[by][xl + i] = (float)clamp((int)((acc[i] + centre) / (wsum[i] + 1.0f) + 0.5f), 0, 255);
+      result[by][xl + i] = (float)clamp((int)((acc[i] + centre * centre_weight) / (wsum[i] + centre_weight) + 0.5f), 0, 255);
     }
 #else
   for (int y = 0; y < TH && outputs; ++y) {

@@ -186,12 +186,24 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
                   fmt::format("denoise: patch size {} with research size {} needs {} bytes of local memory; device {} "
                               "has {}. Use smaller sizes",
                               patch, research, need, device_->name(), local_limit));
+    // FFmpeg's nlmeans: h = 10 s; weights below 1/255 are dropped (ssd at or above max_ssd).
+    // Bisquare weights reach 0 by themselves.
+    const double h = 10.0 * s;
+    const bool welsch = params_.weighting == CLVF_WEIGHT_WELSCH;
+    const double k = 1.0 / (std::log(2.0) * h * h);  // ssd to -log2 of the Welsch weight
+    const int max_ssd = welsch ? static_cast<int>(std::log(255.0) * h * h) : INT32_MAX;
+    // nlmeans.cl's FTZ_CUTOFF where half a unit of ssd, k / 2, is at least 2^-15 in the exp2's
+    // argument (about -126 there): four times its rounding, about 8e-6 (the bias's, the multiply-add's,
+    // the exp2's). That holds up to s = 15.
+    const bool cutoff_fits = welsch && k >= 0x1p-14;
     const auto options = [&](bool src_img, bool dst_img, int pr, int sr, bool ring, Shape sh) {
       return fmt::format(
           "-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DPATCH_R={} -DSEARCH_R={} -DWX={} -DVEC={} "
-          "-DTH={} -DTW={} -DTEMPORAL={} -DWEIGHTING={} -DSEGS={} -DSEG_L={} -DNATIVE_EXP2={} -DFLOAT_SUMS={}",
+          "-DTH={} -DTW={} -DTEMPORAL={} -DWEIGHTING={} -DSEGS={} -DSEG_L={} -DNATIVE_EXP2={} -DFLOAT_SUMS={} "
+          "-DFTZ_CUTOFF={}",
           g.channels, int(src_img), int(dst_img), pr, sr, sh.wx, sh.vec, sh.rows, sh.lanes, int(ring),
-          int(params_.weighting), sh.segs, sh.segs ? sh.lanes / sh.segs : 0, exp2_form, int(sh.float_sums));
+          int(params_.weighting), sh.segs, sh.segs ? sh.lanes / sh.segs : 0, exp2_form, int(sh.float_sums),
+          int(exp2_form == 2 && cutoff_fits));
     };
     // Temporal: the kernel reads the ring (a buffer), and a copy (no candidates) fills it.
     const bool reads_image = src_image && !temporal;
@@ -207,17 +219,18 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
       exp2_form = 1;
       pl.kernel = nlmeans();
     }
-    // FFmpeg's nlmeans: h = 10 s; weights below 1/255 are dropped (ssd at or above max_ssd).
-    // Bisquare weights reach 0 by themselves.
-    const double h = 10.0 * s;
-    const bool welsch = params_.weighting == CLVF_WEIGHT_WELSCH;
-    const auto set_plane_args = [&](Kernel& k, double hh) {
-      k.set("width", g.width);
-      k.set("height", g.height);
-      k.set("weight_scale", static_cast<float>(welsch ? -1.0 / (std::log(2.0) * hh * hh) : 1.0 / (hh * hh)));
-      k.set("max_ssd", welsch ? static_cast<int>(std::log(255.0) * hh * hh) : INT32_MAX);
+    // With the cutoff, weights (the centre's too) are scaled by 2^bias: ssd = max_ssd - 1/2 at 2^-126.
+    const bool cutoff = exp2_form == 2 && cutoff_fits;
+    const float bias = cutoff ? static_cast<float>(-126.0 + (max_ssd - 0.5) * k) : 0.0f;
+    const auto set_plane_args = [&](Kernel& kernel) {
+      kernel.set("width", g.width);
+      kernel.set("height", g.height);
+      kernel.set("weight_scale", static_cast<float>(welsch ? -k : 1.0 / (h * h)));
+      kernel.set("weight_bias", bias);
+      kernel.set("centre_weight", static_cast<float>(std::exp2(double(bias))));
+      kernel.set("max_ssd", max_ssd);
     };
-    set_plane_args(pl.kernel, h);
+    set_plane_args(pl.kernel);
     if (temporal) {
       const size_t row = size_t(g.width) * g.channels, bytes = row * g.height;
       if (bytes * (2 * radius_ + 1) > size_t(INT32_MAX))
@@ -235,7 +248,7 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
       pl.copy = device_->kernel(source, options(src_image, false, 0, 0, false, copy_shape), "nlmeans");
       pl.copy.set("dst", pl.ring);  // dst_offset: the frame's slot, at send
       pl.copy.set("dst_pitch", pl.pitch);
-      set_plane_args(pl.copy, h);
+      set_plane_args(pl.copy);
       const size_t copy_groups = (size_t(g.width) * g.channels + copy_shape.lanes - 1) / copy_shape.lanes;
       pl.copy_global = cl::NDRange(copy_groups * copy_shape.wx, (size_t(g.height) + copy_shape.rows - 1) / copy_shape.rows);
       pl.copy_local = cl::NDRange(copy_shape.wx, 1);

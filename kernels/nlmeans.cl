@@ -76,9 +76,12 @@ typedef int sum_t;
 // One lane per work-item and a work-group that covers the columns in one round (the GPU shape):
 // phase A keeps its column in registers.
 #define ONE_ROUND (VEC == 1 && VCHUNKS <= WX && COLUMN_ROWS <= 64)
-// Offsets per candidate column read in the one-round column pass; where they do not divide the
-// research window, the last step's rows past the tile are clamped (and its offsets past it skipped).
+// Offsets per candidate column read in the one-round column pass (the host's choice; fewer hold
+// fewer registers); where they do not divide the research window, the last step's rows past the
+// tile are clamped (and its offsets past it skipped).
+#ifndef OY_STEP
 #define OY_STEP 5
+#endif
 #if (2 * SEARCH_R + 1) % OY_STEP
 #define CANDIDATE_ROW(r) min(r, TILE_H - 1)
 #else

@@ -196,14 +196,17 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     // argument (about -126 there): four times its rounding, about 8e-6 (the bias's, the multiply-add's,
     // the exp2's). That holds up to s = 15.
     const bool cutoff_fits = welsch && k >= 0x1p-14;
+    // Offsets per candidate column read (nlmeans.cl's OY_STEP): 5, but 4 for two-channel planes
+    // with t > 0, whose kernel then needs 127 registers instead of 157 (ptxas, H100), 4 work-groups
+    // a multiprocessor instead of 3.
     const auto options = [&](bool src_img, bool dst_img, int pr, int sr, bool ring, Shape sh) {
       return fmt::format(
           "-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DPATCH_R={} -DSEARCH_R={} -DWX={} -DVEC={} "
           "-DTH={} -DTW={} -DTEMPORAL={} -DWEIGHTING={} -DSEGS={} -DSEG_L={} -DNATIVE_EXP2={} -DFLOAT_SUMS={} "
-          "-DFTZ_CUTOFF={}",
+          "-DFTZ_CUTOFF={} -DOY_STEP={}",
           g.channels, int(src_img), int(dst_img), pr, sr, sh.wx, sh.vec, sh.rows, sh.lanes, int(ring),
           int(params_.weighting), sh.segs, sh.segs ? sh.lanes / sh.segs : 0, exp2_form, int(sh.float_sums),
-          int(exp2_form == 2 && cutoff_fits));
+          int(exp2_form == 2 && cutoff_fits), ring && g.channels == 2 ? 4 : 5);
     };
     // Temporal: the kernel reads the ring (a buffer), and a copy (no candidates) fills it.
     const bool reads_image = src_image && !temporal;

@@ -71,7 +71,9 @@ Device::Device(cl::Context context, cl::Device device, cl::CommandQueue queue, S
 }
 
 void Device::join_side_queue() const {
-  if (!side_pending_.exchange(false)) return;
+  std::lock_guard<std::mutex> lock(side_mutex_);
+  if (!side_pending_) return;
+  side_pending_ = false;
   std::vector<cl::Event> side(1);
   side_queue_.enqueueMarkerWithWaitList(nullptr, &side[0]);
   side_queue_.flush();

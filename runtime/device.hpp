@@ -1,7 +1,6 @@
 // An OpenCL device with its context, in-order queue, capabilities and program cache: what every
 // operation is built on. Shared (shared_ptr) by the operations created on it.
 #pragma once
-#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -49,8 +48,12 @@ class Device {
   // work-groups fill the units another's last ones leave idle, within a frame and across frames).
   // queue() does not wait for it by itself: a frame's events cover both.
   const cl::CommandQueue& side_queue() const { return side_queue_; }
-  // What submit_frame calls after putting work on side_queue().
-  void side_queue_used() const { side_pending_ = true; }
+  // What submit_frame calls after putting work on side_queue() (after, so that a join on another
+  // thread in between cannot take the flag before the work it stands for is there).
+  void side_queue_used() const {
+    std::lock_guard<std::mutex> lock(side_mutex_);
+    side_pending_ = true;
+  }
   // Orders what is enqueued on queue() from now on after everything side_queue() holds (for
   // what follows queue() alone: an interop release). Nothing when the side queue has had no work
   // since the last join.
@@ -87,7 +90,8 @@ class Device {
   bool zero_copy_host_ = false;
   bool profiling_ = false;
   int d3d_kind_ = 0;
-  mutable std::atomic<bool> side_pending_{false};
+  mutable std::mutex side_mutex_;  // a join's flag and its two commands together
+  mutable bool side_pending_ = false;
   std::shared_ptr<cuda::Share> cuda_;
   ProgramCache cache_;
   std::mutex programs_mutex_;

@@ -275,7 +275,9 @@ TEST_P(AsyncFrames, StreamsInFlightEqualOneAtATime) {
         const clvf_frame& dst = out[started]->frame();
         ASSERT_EQ(submit(n < kFrames ? &in[n]->frame() : nullptr, dst, &got), CLVF_OK) << clvf_last_error();
         started += got, in_flight += got;
-        if (n < kFrames) EXPECT_EQ(got, n >= (c.chain ? 1 : c.t) ? 1 : 0) << "frame " << n;
+        if (n < kFrames) {
+          EXPECT_EQ(got, n >= (c.chain ? 1 : c.t) ? 1 : 0) << "frame " << n;
+        }
       } while (got && n == kFrames && started < kFrames);
     }
     EXPECT_EQ(started, kFrames);

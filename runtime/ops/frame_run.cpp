@@ -38,7 +38,6 @@ void enqueue_steps(const Device& device, size_t steps, FrameSteps enqueue_step, 
   f.started.emplace_back();
   q.enqueueMarkerWithWaitList(nullptr, &f.started[0]);
   side.enqueueBarrierWithWaitList(&f.started);
-  device.side_queue_used();
   enqueue_step(0, q);
   for (size_t i = 1; i < steps; ++i) enqueue_step(i, side);
   f.planes_done.emplace_back();
@@ -46,6 +45,7 @@ void enqueue_steps(const Device& device, size_t steps, FrameSteps enqueue_step, 
   q.enqueueMarkerWithWaitList(nullptr, &f.planes_done[0]);
   side.enqueueMarkerWithWaitList(nullptr, &f.planes_done[1]);
   side.flush();
+  device.side_queue_used();
 }
 }  // namespace
 

@@ -64,6 +64,24 @@ class FrameSteps : public ::testing::Test {
     add_one_.set("dst", dst);
     q.enqueueNDRangeKernel(add_one_.get(), cl::NullRange, cl::NDRange(kItems), cl::NullRange);
   }
+  // A frame of two steps whose side step waits for `gate` (which the test sets) before `side_step`.
+  cl::Event gated_frame(FramePipeline& pipeline, const cl::UserEvent& gate,
+                        const std::function<void(const cl::CommandQueue&)>& side_step) {
+    const std::vector<cl::Event> gates{gate};
+    const clvf_frame none{};
+    return pipeline.enqueue(*device_, profile_, nullptr, nullptr, none, none, 2,
+                            [&](size_t i, const cl::CommandQueue& q) {
+                              if (i == 1) q.enqueueBarrierWithWaitList(&gates), side_step(q);
+                            }, {});
+  }
+  // add_one on the device's queue alone, submitted: the marker after it.
+  cl::Event add_one_on_queue(const cl::Buffer& src, const cl::Buffer& dst) {
+    cl::Event after;
+    enqueue_add_one(device_->queue(), src, dst);
+    device_->queue().enqueueMarkerWithWaitList(nullptr, &after);
+    device_->queue().flush();
+    return after;
+  }
   // Whether `e` completes within `seconds` (polled; an error status counts as not completing).
   static bool completes(const cl::Event& e, double seconds) {
     const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
@@ -116,18 +134,10 @@ TEST_F(FrameSteps, SideQueueStartsAfterTheQueuesEarlierWork) {
 TEST_F(FrameSteps, QueueDoesNotWaitForTheSideQueue) {
   const cl::Buffer a = zeroed(), b = zeroed(), c = zeroed();
   cl::UserEvent gate(device_->context());
-  const std::vector<cl::Event> gates{gate};
   FramePipeline pipeline(true);
-  const clvf_frame none{};
-  cl::Event done = pipeline.enqueue(*device_, profile_, nullptr, nullptr, none, none, 2,
-                                    [&](size_t i, const cl::CommandQueue& q) {
-                                      if (i == 1) q.enqueueBarrierWithWaitList(&gates), enqueue_add_one(q, a, b);
-                                    }, {});
+  cl::Event done = gated_frame(pipeline, gate, [&](const cl::CommandQueue& q) { enqueue_add_one(q, a, b); });
   // The next frame's first step (here a command on the device's queue) runs at once.
-  cl::Event next;
-  enqueue_add_one(device_->queue(), a, c);
-  device_->queue().enqueueMarkerWithWaitList(nullptr, &next);
-  device_->queue().flush();
+  const cl::Event next = add_one_on_queue(a, c);
   EXPECT_TRUE(completes(next, 30.0)) << "the device's queue waited for the side queue";
   EXPECT_FALSE(completes(done, 0.0)) << "the frame's event did not wait for its side step";
   gate.setStatus(CL_COMPLETE);
@@ -139,20 +149,12 @@ TEST_F(FrameSteps, QueueDoesNotWaitForTheSideQueue) {
 TEST_F(FrameSteps, JoinOrdersTheQueueAfterTheSideQueue) {
   const cl::Buffer a = zeroed(), b = zeroed();
   cl::UserEvent gate(device_->context());
-  const std::vector<cl::Event> gates{gate};
   FramePipeline pipeline(true);
-  const clvf_frame none{};
-  cl::Event done = pipeline.enqueue(*device_, profile_, nullptr, nullptr, none, none, 2,
-                                    [&](size_t i, const cl::CommandQueue& q) {
-                                      if (i == 1) q.enqueueBarrierWithWaitList(&gates), enqueue_slow_fill(q, a, 5);
-                                    }, {});
+  cl::Event done = gated_frame(pipeline, gate, [&](const cl::CommandQueue& q) { enqueue_slow_fill(q, a, 5); });
   // What follows the device's queue alone after the join (as an interop release does) sees the
   // side step's writes.
   device_->join_side_queue();
-  cl::Event later;
-  enqueue_add_one(device_->queue(), a, b);
-  device_->queue().enqueueMarkerWithWaitList(nullptr, &later);
-  device_->queue().flush();
+  const cl::Event later = add_one_on_queue(a, b);
   EXPECT_FALSE(completes(later, 1.0)) << "the join did not wait for the side queue";
   gate.setStatus(CL_COMPLETE);
   EXPECT_EQ(read(b), std::vector<int>(kItems, 6));
@@ -188,23 +190,15 @@ class QueueReleasing : public SharedFrames {
 TEST_F(FrameSteps, SharedFramesReleaseAfterTheSideQueue) {
   const cl::Buffer a = zeroed(), b = zeroed();
   cl::UserEvent gate(device_->context());
-  const std::vector<cl::Event> gates{gate};
   cl::Event released;
   FrameSides sides;
   sides.device = device_;
-  sides.dst = std::make_unique<QueueReleasing>([&] {
-    enqueue_add_one(device_->queue(), a, b);
-    device_->queue().enqueueMarkerWithWaitList(nullptr, &released);
-    device_->queue().flush();
-  });
+  sides.dst = std::make_unique<QueueReleasing>([&] { released = add_one_on_queue(a, b); });
   FramePipeline pipeline(true);
   const clvf_frame none{};
   cl::Event done;
   sides.run(&none, &none, [&](const clvf_frame*, const clvf_frame*) {
-    done = pipeline.enqueue(*device_, profile_, nullptr, nullptr, none, none, 2,
-                            [&](size_t i, const cl::CommandQueue& q) {
-                              if (i == 1) q.enqueueBarrierWithWaitList(&gates), enqueue_slow_fill(q, a, 5);
-                            }, {});
+    done = gated_frame(pipeline, gate, [&](const cl::CommandQueue& q) { enqueue_slow_fill(q, a, 5); });
   });
   EXPECT_FALSE(completes(released, 1.0)) << "the release did not wait for the side queue";
   gate.setStatus(CL_COMPLETE);

@@ -36,7 +36,8 @@ __kernel void add_one(__global const int *src, __global int *dst) {
   dst[i] = src[i] + 1;
 }
 )";
-// Long enough that each test below failed with the wait it checks removed (tried on PoCL).
+// Long enough that the tests below that rely on it (rather than on a user event) failed with the
+// wait they check removed (tried on PoCL).
 constexpr int kSpins = 20000000;
 
 class FrameSteps : public ::testing::Test {

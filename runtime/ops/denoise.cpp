@@ -196,6 +196,7 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     // argument (about -126 there): four times its rounding, about 8e-6 (the bias's, the multiply-add's,
     // the exp2's). That holds up to s = 15.
     const bool cutoff_fits = welsch && k >= 0x1p-14;
+    const auto cutoff = [&] { return exp2_form == 2 && cutoff_fits; };  // (exp2_form may fall back below)
     // Offsets per candidate column read (nlmeans.cl's OY_STEP): 5, but 4 for two-channel planes
     // with t > 0, whose kernel then needs 127 registers instead of 157 (ptxas, H100), 4 work-groups
     // a multiprocessor instead of 3.
@@ -206,7 +207,7 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
           "-DFTZ_CUTOFF={} -DOY_STEP={}",
           g.channels, int(src_img), int(dst_img), pr, sr, sh.wx, sh.vec, sh.rows, sh.lanes, int(ring),
           int(params_.weighting), sh.segs, sh.segs ? sh.lanes / sh.segs : 0, exp2_form, int(sh.float_sums),
-          int(exp2_form == 2 && cutoff_fits), ring && g.channels == 2 ? 4 : 5);
+          int(cutoff()), ring && g.channels == 2 ? 4 : 5);
     };
     // Temporal: the kernel reads the ring (a buffer), and a copy (no candidates) fills it.
     const bool reads_image = src_image && !temporal;
@@ -223,8 +224,7 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
       pl.kernel = nlmeans();
     }
     // With the cutoff, weights (the centre's too) are scaled by 2^bias: ssd = max_ssd - 1/2 at 2^-126.
-    const bool cutoff = exp2_form == 2 && cutoff_fits;
-    const float bias = cutoff ? static_cast<float>(-126.0 + (max_ssd - 0.5) * k) : 0.0f;
+    const float bias = cutoff() ? static_cast<float>(-126.0 + (max_ssd - 0.5) * k) : 0.0f;
     const auto set_plane_args = [&](Kernel& kernel) {
       kernel.set("width", g.width);
       kernel.set("height", g.height);

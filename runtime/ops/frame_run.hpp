@@ -37,9 +37,9 @@ using FrameSteps = FunctionRef<void(size_t, const cl::CommandQueue&)>;
 // device.side_queue() instead (steps then must not depend on each other's commands), which starts
 // after what queue() held before them. queue() does not wait for the side queue: the frame's
 // events (`done`, and the downloads' wait) cover both, and what follows queue() alone (an interop
-// release) must come after device.join_side_queue(). src_planes or
-// dst_planes may be null (an operation that only reads, or only writes, a caller's frame). `slot` picks the staging buffers (0 .. slots - 1
-// of the FramePlanes): one per frame in flight.
+// release) must come after device.join_side_queue(). src_planes or dst_planes may be null (an
+// operation that only reads, or only writes, a caller's frame). `slot` picks the staging buffers
+// (0 .. slots - 1 of the FramePlanes): one per frame in flight.
 // `wait`: events the frame's kernels start after (the caller's own commands).
 void submit_frame(const Device& device, KernelProfile& profile, FramePlanes* src_planes, FramePlanes* dst_planes,
                   const clvf_frame& src, const clvf_frame& dst, int slot, size_t steps, FrameSteps enqueue_step,

@@ -160,6 +160,10 @@ floatv exp2_neg(floatv x) {
 #ifndef FTZ_CUTOFF
 #define FTZ_CUTOFF 0
 #endif
+// GPUs (the output pass's runs, the hardware's exp2) count the centre as the (0, 0) offset of the
+// current frame: its ssd is 0, so its weight is centre_weight to the exp2's rounding, and the loop
+// needs no test to skip it. CPUs add it last, with weight exactly centre_weight, in FFmpeg's order.
+#define CENTRE_IN_LOOP (NATIVE_EXP2 && SEGS)
 #if WEIGHTING == 0 && !FTZ_CUTOFF
 #define BELOW_MAX(ssd) ((ssd) < max_ssd)
 #else  // bisquare weights reach 0 by themselves, flushed ones too
@@ -278,7 +282,9 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, float
     for (int ox = -SEARCH_R; ox <= SEARCH_R; ++ox) {
       {
 #endif
+#if !CENTRE_IN_LOOP
       if (ox == 0 && oy == 0 && f == 0) continue;  // the centre counts once, with weight 1, below
+#endif
 #if ONE_ROUND
       // This work-item's column only; the centre column is in registers. Float sums add and
       // remove each square by a multiply-add (fewer instructions than squaring each once, the
@@ -375,8 +381,12 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, float
 #if SEGS
   if (outputs)
     _Pragma("unroll") for (int i = 0; i < SEG_L; ++i) {
+#if CENTRE_IN_LOOP
+      result[by][xl + i] = (float)clamp((int)(acc[i] / wsum[i] + 0.5f), 0, 255);
+#else
       const float centre = (float)tile[HALO + by][xl + i + HALO * CH];
       result[by][xl + i] = (float)clamp((int)((acc[i] + centre * centre_weight) / (wsum[i] + centre_weight) + 0.5f), 0, 255);
+#endif
     }
 #else
   for (int y = 0; y < TH && outputs; ++y) {

@@ -37,7 +37,21 @@
 #pragma OPENCL FP_CONTRACT OFF
 #endif
 
+// PLANAR=1 (GPUs, two-channel planes): a work-group takes each channel of its tile in turn as a
+// plane of its own (CH = 1), so that chroma gets luma's shape, whose warps the passes fill (the
+// interleaved form's patches span twice the lanes and its shape leaves a warp partly idle).
+#ifndef PLANAR
+#define PLANAR 0
+#endif
+#if PLANAR
+#define CH 1
+#define PASSES 2
+#define LANE_OF(px, tx) ((px) * CHANNELS + channel)  // the storage lane of tile column tx
+#else
 #define CH CHANNELS
+#define PASSES 1
+#define LANE_OF(px, tx) ((px) * CH + (tx) % CH)
+#endif
 #ifndef TW
 #define TW (WX * VEC)
 #endif
@@ -86,6 +100,9 @@ typedef int sum_t;
 #define CANDIDATE_ROW(r) min(r, TILE_H - 1)
 #else
 #define CANDIDATE_ROW(r) (r)
+#endif
+#if PLANAR && !(SEGS && CHANNELS == 2)
+#error "PLANAR is for two-channel planes with the output pass's runs"
 #endif
 #if FLOAT_SUMS && !(ONE_ROUND && SEGS)
 #error "FLOAT_SUMS needs the one-round column pass and the output pass's runs"
@@ -189,14 +206,14 @@ floatv weight_of(floatv ssd, float scale, float bias) {
 
 #if TEMPORAL
 #define SOURCE __global const uchar *src, int src_offset, int src_pitch, __global const int *frame_offsets, int frames
-#define LOAD_TILE(dst, f) load_tile(dst, src, src_offset + frame_offsets[f], src_pitch, width, height, x0, y0, lid)
+#define LOAD_TILE(dst, f) load_tile(dst, src, src_offset + frame_offsets[f], src_pitch, width, height, x0, y0, lid, channel)
 void load_tile(__local sample_t (*dst)[TILE_PITCH], __global const uchar *src, int offset, int pitch, int width, int height,
-               int x0, int y0, int lid) {
+               int x0, int y0, int lid, int channel) {
   for (int i = lid; i < TILE_H * TILE_W; i += WX) {
     const int ty = i / TILE_W, tx = i % TILE_W;
     const int py = clamp(y0 - HALO + ty, 0, height - 1);
     const int px = clamp(x0 / CH - HALO + tx / CH, 0, width - 1);
-    dst[ty][tx] = src[offset + (size_t)py * pitch + px * CH + tx % CH];
+    dst[ty][tx] = src[offset + (size_t)py * pitch + LANE_OF(px, tx)];
   }
 }
 #else
@@ -216,9 +233,16 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, float
   const int lid = get_local_id(0);
   const int x0 = get_group_id(0) * TW;  // lanes
   const int y0 = get_group_id(1) * TH;
-
 #if TEMPORAL
   __local sample_t other[TILE_H][TILE_PITCH];
+#endif
+#if PLANAR
+  __local uchar first[TH][TW];  // the first channel's outputs while the second's are computed
+#endif
+
+  _Pragma("unroll 1") for (int channel = 0; channel < PASSES; ++channel) {
+  if (channel) barrier(CLK_LOCAL_MEM_FENCE);  // (the tile is read to the end of the first pass)
+#if TEMPORAL
   LOAD_TILE(tile, 0);
 #else
   const int frames = 1;
@@ -226,7 +250,7 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, float
     const int ty = i / TILE_W, tx = i % TILE_W;
     const int py = clamp(y0 - HALO + ty, 0, height - 1);
     const int px = clamp(x0 / CH - HALO + tx / CH, 0, width - 1);
-    tile[ty][tx] = convert_uchar(SRC_LANE(px * CH + tx % CH, py));
+    tile[ty][tx] = convert_uchar(SRC_LANE(LANE_OF(px, tx), py));
   }
 #endif
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -382,11 +406,17 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, float
   if (outputs)
     _Pragma("unroll") for (int i = 0; i < SEG_L; ++i) {
 #if CENTRE_IN_LOOP
-      result[by][xl + i] = (float)clamp((int)(acc[i] / wsum[i] + 0.5f), 0, 255);
+      const int out = clamp((int)(acc[i] / wsum[i] + 0.5f), 0, 255);
 #else
       const float centre = (float)tile[HALO + by][xl + i + HALO * CH];
-      result[by][xl + i] = (float)clamp((int)((acc[i] + centre * centre_weight) / (wsum[i] + centre_weight) + 0.5f), 0, 255);
+      const int out = clamp((int)((acc[i] + centre * centre_weight) / (wsum[i] + centre_weight) + 0.5f), 0, 255);
 #endif
+#if PLANAR
+      if (!channel)
+        first[by][xl + i] = (uchar)out;
+      else
+#endif
+        result[by][xl + i] = (float)out;
     }
 #else
   for (int y = 0; y < TH && outputs; ++y) {
@@ -394,13 +424,16 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, float
     STORE_F(TO_FLOAT(clamp(TO_INT((acc[y] + centre) / (wsum[y] + 1.0f) + 0.5f), 0, 255)), &result[y][xl]);
   }
 #endif
+  }  // channels
   barrier(CLK_LOCAL_MEM_FENCE);
   // Stored a pixel (CH lanes) at a time, as images need.
   for (int i = lid; i < TH * (TW / CH); i += WX) {
     const int y = i / (TW / CH), x = i % (TW / CH);
     const int gx = x0 / CH + x, gy = y0 + y;
     if (gx < width && gy < height) {
-#if CH == 1
+#if PLANAR
+      DST_STORE_PIX(gx, gy, (float2)(first[y][x], result[y][x]));
+#elif CH == 1
       DST_STORE_PIX(gx, gy, result[y][x]);
 #else
       DST_STORE_PIX(gx, gy, vload2(x, result[y]));

@@ -38,6 +38,7 @@ namespace {
 struct Shape {
   int wx, vec, lanes, rows, segs = 0;
   bool float_sums = false;
+  bool planar = false;  // a two-channel plane's channels in turn, each with this one-channel shape
 };
 
 // GPUs sum squares in float (the kernel's FLOAT_SUMS) where that is exact (every sum and sliding
@@ -96,6 +97,21 @@ Shape shape_for(const Device& device, bool cpu, int patch_r, int channels) {
   return with_runs({wx, 1, wx - overhang, 12}, patch_r, channels);
 }
 
+// GPUs take a spatial two-channel plane's channels in turn with the one-channel shape
+// (nlmeans.cl's PLANAR). H100, 1080p NV12 p=7 r=15, frames in flight: 0.523 -> 0.493 ms (4K 2.020
+// -> 1.872). Not with t > 0: there each work-group's two passes over 3 or more frames made the
+// chroma kernel's last round long (t=1 1.688 -> 1.757 ms).
+Shape plane_shape(const Device& device, bool cpu, int patch_r, int channels, bool temporal) {
+  if (!cpu && channels == 2 && !temporal) {
+    Shape s = shape_for(device, cpu, patch_r, 1);
+    if (s.segs) {
+      s.planar = true;
+      return s;
+    }
+  }
+  return shape_for(device, cpu, patch_r, channels);
+}
+
 [[noreturn]] void invalid(const std::string& message) { throw Error(CLVF_ERROR_INVALID_ARGUMENT, message); }
 
 void check_window(const char* name, int v, bool zero_allowed) {
@@ -115,6 +131,7 @@ void check_strength(const char* name, double v, bool zero_allowed) {
 // Local memory a work-group needs: the source tile with its halo, the column sums, the results.
 // (The arrays of nlmeans.cl.)
 size_t local_bytes(Shape shape, int patch_r, int search_r, int channels, bool temporal) {
+  if (shape.planar) channels = 1;
   const size_t vcols = (shape.lanes + 2 * patch_r * channels + shape.vec - 1) / shape.vec * shape.vec;
   const size_t tile_w = vcols + 2 * search_r * channels;
   const size_t tile_pitch = shape.float_sums ? (tile_w + 31) / 32 * 32 + 1 : tile_w;
@@ -122,7 +139,8 @@ size_t local_bytes(Shape shape, int patch_r, int search_r, int channels, bool te
   const size_t vsum_pitch = shape.segs ? (vcols + 31) / 32 * 32 + 1 : vcols;
   // (With float sums the results reuse the sums' memory.)
   const size_t results = shape.float_sums ? 0 : sizeof(float) * shape.rows * shape.lanes;
-  return tile * (temporal ? 2 : 1) + sizeof(int) * shape.rows * vsum_pitch + results;
+  const size_t first_channel = shape.planar ? size_t(shape.rows) * shape.lanes : 0;
+  return tile * (temporal ? 2 : 1) + sizeof(int) * shape.rows * vsum_pitch + results + first_channel;
 }
 
 }  // namespace
@@ -175,11 +193,11 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     // A plane left out is copied: a research window of one pixel has no candidates.
     const bool filtered = params_.planes & (chroma && g.channels == 2 ? 0x6u : 1u << i);
     const int patch_r = filtered ? patch / 2 : 0, search_r = filtered ? research / 2 : 0;
-    Shape shape = shape_for(*device_, cpu, patch_r, g.channels);
+    Shape shape = plane_shape(*device_, cpu, patch_r, g.channels, temporal);
     // Float tiles take four times the memory of bytes: where they do not fit, bytes.
     shape.float_sums = float_sums_exact(shape, cpu, patch_r) &&
-                       local_bytes(Shape{shape.wx, shape.vec, shape.lanes, shape.rows, shape.segs, true}, patch_r,
-                                   search_r, g.channels, temporal) <= local_limit;
+                       local_bytes(Shape{shape.wx, shape.vec, shape.lanes, shape.rows, shape.segs, true, shape.planar},
+                                   patch_r, search_r, g.channels, temporal) <= local_limit;
     const size_t need = local_bytes(shape, patch_r, search_r, g.channels, temporal);
     if (need > local_limit)
       throw Error(CLVF_ERROR_UNSUPPORTED,
@@ -204,10 +222,10 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
       return fmt::format(
           "-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DPATCH_R={} -DSEARCH_R={} -DWX={} -DVEC={} "
           "-DTH={} -DTW={} -DTEMPORAL={} -DWEIGHTING={} -DSEGS={} -DSEG_L={} -DNATIVE_EXP2={} -DFLOAT_SUMS={} "
-          "-DFTZ_CUTOFF={} -DOY_STEP={}",
+          "-DFTZ_CUTOFF={} -DOY_STEP={} -DPLANAR={}",
           g.channels, int(src_img), int(dst_img), pr, sr, sh.wx, sh.vec, sh.rows, sh.lanes, int(ring),
           int(params_.weighting), sh.segs, sh.segs ? sh.lanes / sh.segs : 0, exp2_form, int(sh.float_sums),
-          int(cutoff()), ring && g.channels == 2 ? 4 : 5);
+          int(cutoff()), ring && g.channels == 2 ? 4 : 5, int(sh.planar));
     };
     // Temporal: the kernel reads the ring (a buffer), and a copy (no candidates) fills it.
     const bool reads_image = src_image && !temporal;
@@ -257,7 +275,7 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
       pl.copy_local = cl::NDRange(copy_shape.wx, 1);
     }
     pl.filtered = filtered;
-    const size_t lanes = size_t(g.width) * g.channels;
+    const size_t lanes = size_t(g.width) * (shape.planar ? 1 : g.channels);
     const size_t groups = (lanes + shape.lanes - 1) / shape.lanes;
     pl.global = cl::NDRange(groups * shape.wx, (size_t(g.height) + shape.rows - 1) / shape.rows);
     pl.local = cl::NDRange(shape.wx, 1);

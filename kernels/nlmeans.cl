@@ -37,15 +37,17 @@
 #pragma OPENCL FP_CONTRACT OFF
 #endif
 
-// PLANAR=1 (GPUs, two-channel planes): a work-group takes each channel of its tile in turn as a
-// plane of its own (CH = 1), so that chroma gets luma's shape, whose warps the passes fill (the
-// interleaved form's patches span twice the lanes and its shape leaves a warp partly idle).
+// PLANAR (GPUs, two-channel planes): each channel is filtered as a plane of its own (CH = 1), so
+// that chroma gets luma's shape, whose warps the passes fill (the interleaved form's patches span
+// twice the lanes and its shape leaves a warp partly idle). PLANAR=1: a work-group takes both
+// channels of its tile in turn and writes pixels (any destination); PLANAR=2: a work-group per
+// channel (get_group_id(2)), writing its lane of each pixel (byte buffers only).
 #ifndef PLANAR
 #define PLANAR 0
 #endif
 #if PLANAR
 #define CH 1
-#define PASSES 2
+#define PASSES (3 - PLANAR)
 #define LANE_OF(px, tx) ((px) * CHANNELS + channel)  // the storage lane of tile column tx
 #else
 #define CH CHANNELS
@@ -103,6 +105,9 @@ typedef int sum_t;
 #endif
 #if PLANAR && !(SEGS && CHANNELS == 2)
 #error "PLANAR is for two-channel planes with the output pass's runs"
+#endif
+#if PLANAR == 2 && (DST_IMAGE || DST_FLOAT || SAMPLE_BYTES != 1)
+#error "PLANAR=2 writes single lanes: byte buffers only"
 #endif
 #if FLOAT_SUMS && !(ONE_ROUND && SEGS)
 #error "FLOAT_SUMS needs the one-round column pass and the output pass's runs"
@@ -236,12 +241,13 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, float
 #if TEMPORAL
   __local sample_t other[TILE_H][TILE_PITCH];
 #endif
-#if PLANAR
+#if PLANAR == 1
   __local uchar first[TH][TW];  // the first channel's outputs while the second's are computed
 #endif
+  const int first_channel = PLANAR == 2 ? get_group_id(2) : 0;
 
-  _Pragma("unroll 1") for (int channel = 0; channel < PASSES; ++channel) {
-  if (channel) barrier(CLK_LOCAL_MEM_FENCE);  // (the tile is read to the end of the first pass)
+  _Pragma("unroll 1") for (int channel = first_channel; channel < first_channel + PASSES; ++channel) {
+  if (channel != first_channel) barrier(CLK_LOCAL_MEM_FENCE);  // (the tile is read to the end of a pass)
 #if TEMPORAL
   LOAD_TILE(tile, 0);
 #else
@@ -411,7 +417,7 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, float
       const float centre = (float)tile[HALO + by][xl + i + HALO * CH];
       const int out = clamp((int)((acc[i] + centre * centre_weight) / (wsum[i] + centre_weight) + 0.5f), 0, 255);
 #endif
-#if PLANAR
+#if PLANAR == 1
       if (!channel)
         first[by][xl + i] = (uchar)out;
       else
@@ -431,7 +437,9 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, float
     const int y = i / (TW / CH), x = i % (TW / CH);
     const int gx = x0 / CH + x, gy = y0 + y;
     if (gx < width && gy < height) {
-#if PLANAR
+#if PLANAR == 2
+      dst[dst_offset + (size_t)gy * dst_pitch + gx * CHANNELS + first_channel] = (uchar)result[y][x];
+#elif PLANAR == 1
       DST_STORE_PIX(gx, gy, (float2)(first[y][x], result[y][x]));
 #elif CH == 1
       DST_STORE_PIX(gx, gy, result[y][x]);

@@ -38,7 +38,7 @@ namespace {
 struct Shape {
   int wx, vec, lanes, rows, segs = 0;
   bool float_sums = false;
-  bool planar = false;  // a two-channel plane's channels in turn, each with this one-channel shape
+  int planar = 0;  // two-channel planes with this one-channel shape: 1 channels in turn, 2 a work-group each
 };
 
 // GPUs sum squares in float (the kernel's FLOAT_SUMS) where that is exact (every sum and sliding
@@ -97,15 +97,16 @@ Shape shape_for(const Device& device, bool cpu, int patch_r, int channels) {
   return with_runs({wx, 1, wx - overhang, 12}, patch_r, channels);
 }
 
-// GPUs take a spatial two-channel plane's channels in turn with the one-channel shape
-// (nlmeans.cl's PLANAR). H100, 1080p NV12 p=7 r=15, frames in flight: 0.523 -> 0.493 ms (4K 2.020
-// -> 1.872). Not with t > 0: there each work-group's two passes over 3 or more frames made the
-// chroma kernel's last round long (t=1 1.688 -> 1.757 ms).
-Shape plane_shape(const Device& device, bool cpu, int patch_r, int channels, bool temporal) {
-  if (!cpu && channels == 2 && !temporal) {
+// GPUs filter a two-channel plane's channels as planes of their own, with the one-channel shape
+// (nlmeans.cl's PLANAR): a work-group per channel where the destination is a byte buffer, else
+// (images) a work-group's two channels in turn, but only spatially (with t > 0 that made the
+// work-groups long and the chroma kernel's last round half empty). H100, 1080p NV12 p=7 r=15,
+// frames in flight: channels in turn 0.523 -> 0.493 ms (4K 2.020 -> 1.872); t=1 1.688 -> 1.757.
+Shape plane_shape(const Device& device, bool cpu, int patch_r, int channels, bool temporal, bool dst_image) {
+  if (!cpu && channels == 2 && !(temporal && dst_image)) {
     Shape s = shape_for(device, cpu, patch_r, 1);
     if (s.segs) {
-      s.planar = true;
+      s.planar = dst_image ? 1 : 2;
       return s;
     }
   }
@@ -139,7 +140,7 @@ size_t local_bytes(Shape shape, int patch_r, int search_r, int channels, bool te
   const size_t vsum_pitch = shape.segs ? (vcols + 31) / 32 * 32 + 1 : vcols;
   // (With float sums the results reuse the sums' memory.)
   const size_t results = shape.float_sums ? 0 : sizeof(float) * shape.rows * shape.lanes;
-  const size_t first_channel = shape.planar ? size_t(shape.rows) * shape.lanes : 0;
+  const size_t first_channel = shape.planar == 1 ? size_t(shape.rows) * shape.lanes : 0;
   return tile * (temporal ? 2 : 1) + sizeof(int) * shape.rows * vsum_pitch + results + first_channel;
 }
 
@@ -193,7 +194,7 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     // A plane left out is copied: a research window of one pixel has no candidates.
     const bool filtered = params_.planes & (chroma && g.channels == 2 ? 0x6u : 1u << i);
     const int patch_r = filtered ? patch / 2 : 0, search_r = filtered ? research / 2 : 0;
-    Shape shape = plane_shape(*device_, cpu, patch_r, g.channels, temporal);
+    Shape shape = plane_shape(*device_, cpu, patch_r, g.channels, temporal, dst_image);
     // Float tiles take four times the memory of bytes: where they do not fit, bytes.
     shape.float_sums = float_sums_exact(shape, cpu, patch_r) &&
                        local_bytes(Shape{shape.wx, shape.vec, shape.lanes, shape.rows, shape.segs, true, shape.planar},
@@ -215,8 +216,8 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     // the exp2's). That holds up to s = 15.
     const bool cutoff_fits = welsch && k >= 0x1p-14;
     const auto cutoff = [&] { return exp2_form == 2 && cutoff_fits; };  // (exp2_form may fall back below)
-    // Offsets per candidate column read (nlmeans.cl's OY_STEP): 5, but 4 for two-channel planes
-    // with t > 0, whose kernel then needs 127 registers instead of 157 (ptxas, H100), 4 work-groups
+    // Offsets per candidate column read (nlmeans.cl's OY_STEP): 5, but 4 for interleaved two-channel
+    // planes with t > 0, whose kernel then needs 127 registers instead of 157 (ptxas, H100), 4 work-groups
     // a multiprocessor instead of 3.
     const auto options = [&](bool src_img, bool dst_img, int pr, int sr, bool ring, Shape sh) {
       return fmt::format(
@@ -225,7 +226,7 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
           "-DFTZ_CUTOFF={} -DOY_STEP={} -DPLANAR={}",
           g.channels, int(src_img), int(dst_img), pr, sr, sh.wx, sh.vec, sh.rows, sh.lanes, int(ring),
           int(params_.weighting), sh.segs, sh.segs ? sh.lanes / sh.segs : 0, exp2_form, int(sh.float_sums),
-          int(cutoff()), ring && g.channels == 2 ? 4 : 5, int(sh.planar));
+          int(cutoff()), ring && g.channels == 2 && !sh.planar ? 4 : 5, sh.planar);
     };
     // Temporal: the kernel reads the ring (a buffer), and a copy (no candidates) fills it.
     const bool reads_image = src_image && !temporal;
@@ -277,8 +278,9 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     pl.filtered = filtered;
     const size_t lanes = size_t(g.width) * (shape.planar ? 1 : g.channels);
     const size_t groups = (lanes + shape.lanes - 1) / shape.lanes;
-    pl.global = cl::NDRange(groups * shape.wx, (size_t(g.height) + shape.rows - 1) / shape.rows);
-    pl.local = cl::NDRange(shape.wx, 1);
+    const size_t row_groups = (size_t(g.height) + shape.rows - 1) / shape.rows;
+    pl.global = shape.planar == 2 ? cl::NDRange(groups * shape.wx, row_groups, 2) : cl::NDRange(groups * shape.wx, row_groups);
+    pl.local = shape.planar == 2 ? cl::NDRange(shape.wx, 1, 1) : cl::NDRange(shape.wx, 1);
     pl.name = fmt::format("nlmeans plane {}{}", i, filtered ? "" : " (copy)");
     pl.copy_name = fmt::format("ring copy plane {}", i);
     planes_.push_back(std::move(pl));

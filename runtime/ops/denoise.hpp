@@ -75,8 +75,8 @@ class Denoise final : public Operation {
   // Last: destroyed first, its destructor waits for the frames in flight, which use all the above.
   // Planes at once (a side queue), and frames in flight overlapping: on an H100, 1080p NV12 p=7
   // r=15, cl buffers in flight, 0.641 ms a frame with one queue, 0.595 with the side queue, 0.551
-  // with the frames overlapping (the denoise page); scale and colour kernels are too short to pay
-  // for the queues' syncing.
+  // with the frames overlapping (the denoise page; the kernels have since gone to 0.476); scale and
+  // colour kernels are too short to pay for the queues' syncing.
   FramePipeline pipeline_{true};
 };
 

@@ -432,7 +432,7 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, float
 #endif
   }  // channels
   barrier(CLK_LOCAL_MEM_FENCE);
-  // Stored a pixel (CH lanes) at a time, as images need.
+  // Stored a pixel (CH lanes) at a time, as images need (PLANAR=2: this work-group's lane of each).
   for (int i = lid; i < TH * (TW / CH); i += WX) {
     const int y = i / (TW / CH), x = i % (TW / CH);
     const int gx = x0 / CH + x, gy = y0 + y;

@@ -61,7 +61,7 @@ Shape with_runs(Shape s, int patch_r, int channels, int segs = 0) {
 }
 
 // The settings' denoise shape, CLVF_DENOISE_SHAPE=WX,VEC,LANES,ROWS[,RUNS], overrides (a tuning
-// aid for bench/denoise_shapes.sh);
+// aid for bench/denoise_shapes.sh; on GPUs NV12's chroma takes it as one-channel planes, PLANAR);
 // LANES is cut to what the work-group covers in one round of the column pass; RUNS (VEC 1 only)
 // gives the output pass runs of lanes: 1 as many as fit the work-items, more that many per row.
 std::optional<Shape> shape_override(const std::string& text, int patch_r, int channels) {
@@ -216,9 +216,9 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     // the exp2's). That holds up to s = 15.
     const bool cutoff_fits = welsch && k >= 0x1p-14;
     const auto cutoff = [&] { return exp2_form == 2 && cutoff_fits; };  // (exp2_form may fall back below)
-    // Offsets per candidate column read (nlmeans.cl's OY_STEP): 5, but 4 for interleaved two-channel
-    // planes with t > 0, whose kernel then needs 127 registers instead of 157 (ptxas, H100), 4 work-groups
-    // a multiprocessor instead of 3.
+    // Offsets per candidate column read (nlmeans.cl's OY_STEP): 5, but 4 for interleaved
+    // two-channel planes with t > 0, whose kernel then needs 127 registers instead of 157 (ptxas,
+    // H100), 4 work-groups a multiprocessor instead of 3.
     const auto options = [&](bool src_img, bool dst_img, int pr, int sr, bool ring, Shape sh) {
       return fmt::format(
           "-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DPATCH_R={} -DSEARCH_R={} -DWX={} -DVEC={} "

@@ -183,9 +183,13 @@ floatv exp2_neg(floatv x) {
 #define FTZ_CUTOFF 0
 #endif
 // GPUs (the output pass's runs, the hardware's exp2) count the centre as the (0, 0) offset of the
-// current frame: its ssd is 0, so its weight is centre_weight to the exp2's rounding, and the loop
-// needs no test to skip it. CPUs add it last, with weight exactly centre_weight, in FFmpeg's order.
+// current frame: its ssd is 0, so its weight is exp2(weight_bias), the scale every weight carries,
+// and the loop needs no test to skip it. CPUs (where the bias is 0) add it last, with weight
+// exactly 1, in FFmpeg's order.
 #define CENTRE_IN_LOOP (NATIVE_EXP2 && SEGS)
+#if FTZ_CUTOFF && !CENTRE_IN_LOOP
+#error "FTZ_CUTOFF scales the centre's weight too: it needs the centre counted in the loop"
+#endif
 #if WEIGHTING == 0 && !FTZ_CUTOFF
 #define BELOW_MAX(ssd) ((ssd) < max_ssd)
 #else  // bisquare weights reach 0 by themselves, flushed ones too
@@ -226,7 +230,7 @@ void load_tile(__local sample_t (*dst)[TILE_PITCH], __global const uchar *src, i
 #endif
 
 __kernel __attribute__((reqd_work_group_size(WX, 1, 1)))
-void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, float weight_bias, float centre_weight,
+void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, float weight_bias,
              int max_ssd) {
   __local sample_t tile[TILE_H][TILE_PITCH];
   __local sum_t vsum[TH][VSUM_PITCH];
@@ -415,7 +419,7 @@ void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, float
       const int out = clamp((int)(acc[i] / wsum[i] + 0.5f), 0, 255);
 #else
       const float centre = (float)tile[HALO + by][xl + i + HALO * CH];
-      const int out = clamp((int)((acc[i] + centre * centre_weight) / (wsum[i] + centre_weight) + 0.5f), 0, 255);
+      const int out = clamp((int)((acc[i] + centre) / (wsum[i] + 1.0f) + 0.5f), 0, 255);
 #endif
 #if PLANAR == 1
       if (!channel)

@@ -196,9 +196,10 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     const int patch_r = filtered ? patch / 2 : 0, search_r = filtered ? research / 2 : 0;
     Shape shape = plane_shape(*device_, cpu, patch_r, g.channels, temporal, dst_image);
     // Float tiles take four times the memory of bytes: where they do not fit, bytes.
+    Shape float_tiles = shape;
+    float_tiles.float_sums = true;
     shape.float_sums = float_sums_exact(shape, cpu, patch_r) &&
-                       local_bytes(Shape{shape.wx, shape.vec, shape.lanes, shape.rows, shape.segs, true, shape.planar},
-                                   patch_r, search_r, g.channels, temporal) <= local_limit;
+                       local_bytes(float_tiles, patch_r, search_r, g.channels, temporal) <= local_limit;
     const size_t need = local_bytes(shape, patch_r, search_r, g.channels, temporal);
     if (need > local_limit)
       throw Error(CLVF_ERROR_UNSUPPORTED,
@@ -213,8 +214,9 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     const int max_ssd = welsch ? static_cast<int>(std::log(255.0) * h * h) : INT32_MAX;
     // nlmeans.cl's FTZ_CUTOFF where half a unit of ssd, k / 2, is at least 2^-15 in the exp2's
     // argument (about -126 there): four times its rounding, about 8e-6 (the bias's, the multiply-add's,
-    // the exp2's). That holds up to s = 15.
-    const bool cutoff_fits = welsch && k >= 0x1p-14;
+    // the exp2's). That holds up to s = 15. Only with the output pass's runs, whose loop counts the
+    // centre with the same scale (a shape override without runs adds it with weight 1).
+    const bool cutoff_fits = welsch && k >= 0x1p-14 && shape.segs;
     const auto cutoff = [&] { return exp2_form == 2 && cutoff_fits; };  // (exp2_form may fall back below)
     // Offsets per candidate column read (nlmeans.cl's OY_STEP): 5, but 4 for interleaved
     // two-channel planes with t > 0, whose kernel then needs 127 registers instead of 157 (ptxas,
@@ -249,7 +251,6 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
       kernel.set("height", g.height);
       kernel.set("weight_scale", static_cast<float>(welsch ? -k : 1.0 / (h * h)));
       kernel.set("weight_bias", bias);
-      kernel.set("centre_weight", static_cast<float>(std::exp2(double(bias))));
       kernel.set("max_ssd", max_ssd);
     };
     set_plane_args(pl.kernel);

@@ -228,7 +228,12 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
   }
   for (size_t i = 0; i < geometry.size(); ++i) {
     const PlaneGeometry& g = geometry[i];
-    const auto [s, patch, research, patch_r, search_r, filtered] = plane_settings(params_, i, g.channels);
+    // (Plain variables, not a structured binding: the lambdas below capture them, which clang 14 refuses.)
+    const PlaneSettings settings = plane_settings(params_, i, g.channels);
+    const double s = settings.s;
+    const int patch = settings.patch, research = settings.research;
+    const int patch_r = settings.patch_r, search_r = settings.search_r;
+    const bool filtered = settings.filtered;
     // The fused kernel is built once, as luma's, with both planes' arguments.
     const bool fused_kernel = fused_ && i == 0;
     const int kernel_channels = fused_ ? 1 : g.channels;

@@ -42,27 +42,13 @@
 // twice the lanes and its shape leaves a warp partly idle). PLANAR=1: a work-group takes both
 // channels of its tile in turn and writes pixels (any destination); PLANAR=2: a work-group per
 // channel (get_group_id(2)), writing its lane of each pixel (byte buffers only).
-//
-// FUSED (GPUs, NV12 with the same settings for luma and chroma, byte buffers): one launch filters
-// the luma plane and both chroma channels as three one-channel planes, a work-group each tile of
-// one of them (luma's first, then each chroma channel's), so that a frame is one kernel on one
-// queue: its planes share the device without another queue's waits. Built with CHANNELS 1; the
-// plane's arguments come twice (l: luma, c: chroma) and each work-group takes its plane's.
 #ifndef PLANAR
 #define PLANAR 0
 #endif
-#ifndef FUSED
-#define FUSED 0
-#endif
-#if FUSED
-#define LANE_STRIDE lane_stride  // 1 luma, 2 chroma
-#else
-#define LANE_STRIDE CHANNELS
-#endif
-#if PLANAR || FUSED
+#if PLANAR
 #define CH 1
-#define PASSES (PLANAR == 1 ? 2 : 1)
-#define LANE_OF(px, tx) ((px) * LANE_STRIDE + channel)  // the storage lane of tile column tx
+#define PASSES (3 - PLANAR)
+#define LANE_OF(px, tx) ((px) * CHANNELS + channel)  // the storage lane of tile column tx
 #else
 #define CH CHANNELS
 #define PASSES 1
@@ -120,11 +106,8 @@ typedef int sum_t;
 #if PLANAR && !(SEGS && CHANNELS == 2)
 #error "PLANAR is for two-channel planes with the output pass's runs"
 #endif
-#if (PLANAR == 2 || FUSED) && (DST_IMAGE || DST_FLOAT || SAMPLE_BYTES != 1)
-#error "PLANAR=2 and FUSED write single lanes: byte buffers only"
-#endif
-#if FUSED && (PLANAR || CHANNELS != 1 || !SEGS || (SRC_IMAGE && !TEMPORAL))
-#error "FUSED is built with CHANNELS 1 and the output pass's runs, and reads byte buffers"
+#if PLANAR == 2 && (DST_IMAGE || DST_FLOAT || SAMPLE_BYTES != 1)
+#error "PLANAR=2 writes single lanes: byte buffers only"
 #endif
 #if FLOAT_SUMS && !(ONE_ROUND && SEGS)
 #error "FLOAT_SUMS needs the one-round column pass and the output pass's runs"
@@ -232,10 +215,9 @@ floatv weight_of(floatv ssd, float scale, float bias) {
 
 #if TEMPORAL
 #define SOURCE __global const uchar *src, int src_offset, int src_pitch, __global const int *frame_offsets, int frames
-#define LOAD_TILE(dst, f) \
-  load_tile(dst, src, src_offset + frame_offsets[f], src_pitch, width, height, x0, y0, lid, channel, LANE_STRIDE)
+#define LOAD_TILE(dst, f) load_tile(dst, src, src_offset + frame_offsets[f], src_pitch, width, height, x0, y0, lid, channel)
 void load_tile(__local sample_t (*dst)[TILE_PITCH], __global const uchar *src, int offset, int pitch, int width, int height,
-               int x0, int y0, int lid, int channel, int lane_stride) {
+               int x0, int y0, int lid, int channel) {
   for (int i = lid; i < TILE_H * TILE_W; i += WX) {
     const int ty = i / TILE_W, tx = i % TILE_W;
     const int py = clamp(y0 - HALO + ty, 0, height - 1);
@@ -247,28 +229,9 @@ void load_tile(__local sample_t (*dst)[TILE_PITCH], __global const uchar *src, i
 #define SOURCE SRC_PLANE
 #endif
 
-#if FUSED
-#if TEMPORAL
-#define FUSED_SOURCE(p) \
-  __global const uchar *p##src, int p##src_offset, int p##src_pitch, __global const int *p##frame_offsets
-#else
-#define FUSED_SOURCE(p) __global const uchar *p##src, int p##src_offset, int p##src_pitch
-#endif
-#define FUSED_PLANE(p)                                                                           \
-  FUSED_SOURCE(p), __global uchar *p##dst, int p##dst_offset, int p##dst_pitch, int p##width, \
-      int p##height, int p##groups_x
-#define PLANE_ARGS FUSED_PLANE(l), FUSED_PLANE(c), int lgroups, int cgroups IF_TEMPORAL(int frames)
-#else
-#define PLANE_ARGS SOURCE, DST_PLANE, int width, int height
-#endif
-#if TEMPORAL
-#define IF_TEMPORAL(a) , a
-#else
-#define IF_TEMPORAL(a)
-#endif
-
 __kernel __attribute__((reqd_work_group_size(WX, 1, 1)))
-void nlmeans(PLANE_ARGS, float weight_scale, float weight_bias, int max_ssd) {
+void nlmeans(SOURCE, DST_PLANE, int width, int height, float weight_scale, float weight_bias,
+             int max_ssd) {
   __local sample_t tile[TILE_H][TILE_PITCH];
   __local sum_t vsum[TH][VSUM_PITCH];
 #if FLOAT_SUMS
@@ -277,35 +240,15 @@ void nlmeans(PLANE_ARGS, float weight_scale, float weight_bias, int max_ssd) {
   __local float result[TH][TW];
 #endif
   const int lid = get_local_id(0);
-#if FUSED
-  // lgroups work-groups for luma, then cgroups for each chroma channel.
-  int g = get_group_id(0);
-  const bool chroma = g >= lgroups;
-  const int lane = chroma && g >= lgroups + cgroups;
-  g -= chroma ? lgroups + lane * cgroups : 0;
-  const int groups_x = chroma ? cgroups_x : lgroups_x;
-  const int x0 = g % groups_x * TW, y0 = g / groups_x * TH;
-  __global const uchar *src = chroma ? csrc : lsrc;
-  const int src_offset = chroma ? csrc_offset : lsrc_offset, src_pitch = chroma ? csrc_pitch : lsrc_pitch;
-#if TEMPORAL
-  __global const int *frame_offsets = chroma ? cframe_offsets : lframe_offsets;
-#endif
-  __global uchar *dst = chroma ? cdst : ldst;
-  const int dst_offset = chroma ? cdst_offset : ldst_offset, dst_pitch = chroma ? cdst_pitch : ldst_pitch;
-  const int width = chroma ? cwidth : lwidth, height = chroma ? cheight : lheight;
-  const int lane_stride = chroma ? 2 : 1;
-  const int first_channel = lane;
-#else
   const int x0 = get_group_id(0) * TW;  // lanes
   const int y0 = get_group_id(1) * TH;
-  const int first_channel = PLANAR == 2 ? get_group_id(2) : 0;
-#endif
 #if TEMPORAL
   __local sample_t other[TILE_H][TILE_PITCH];
 #endif
 #if PLANAR == 1
   __local uchar first[TH][TW];  // the first channel's outputs while the second's are computed
 #endif
+  const int first_channel = PLANAR == 2 ? get_group_id(2) : 0;
 
   _Pragma("unroll 1") for (int channel = first_channel; channel < first_channel + PASSES; ++channel) {
   if (channel != first_channel) barrier(CLK_LOCAL_MEM_FENCE);  // (the tile is read to the end of a pass)
@@ -498,8 +441,8 @@ void nlmeans(PLANE_ARGS, float weight_scale, float weight_bias, int max_ssd) {
     const int y = i / (TW / CH), x = i % (TW / CH);
     const int gx = x0 / CH + x, gy = y0 + y;
     if (gx < width && gy < height) {
-#if PLANAR == 2 || FUSED
-      dst[dst_offset + (size_t)gy * dst_pitch + gx * LANE_STRIDE + first_channel] = (uchar)result[y][x];
+#if PLANAR == 2
+      dst[dst_offset + (size_t)gy * dst_pitch + gx * CHANNELS + first_channel] = (uchar)result[y][x];
 #elif PLANAR == 1
       DST_STORE_PIX(gx, gy, (float2)(first[y][x], result[y][x]));
 #elif CH == 1

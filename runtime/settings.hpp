@@ -14,7 +14,6 @@ struct Settings {
   bool profiling = false;     // CLVF_PROFILE=1: queues the device makes record kernel times
   std::string scale_kernels;  // CLVF_SCALE_KERNELS: block, cpu or gpu ("": by the device's type)
   std::string denoise_shape;  // CLVF_DENOISE_SHAPE: WX,VEC,LANES,ROWS[,RUNS], a tuning aid
-  bool denoise_fused = false;  // CLVF_DENOISE_FUSED=1: NV12's planes in one kernel on GPUs where it can
   int poison = -1;            // CLVF_POISON_SCRATCH: the byte scratch memory starts as (-1: left)
   // CLVF_D3D11_COPY=1: D3D11 input textures are always copied into shareable ones of clvf's
   // (otherwise only those the driver refuses to share)

@@ -43,7 +43,7 @@ std::vector<Case> make_cases(clvf_storage storage) {
       {CLVF_PIX_NV12, 2, 1, 3, 0, 3, 0, 5, 0, 0xf, 10},
       {CLVF_PIX_YUV420P, 1, 5, 8, 0, 5, 0, 7, 0, 0xf, 10},
       {CLVF_PIX_NV12, 65, 17, 4, 9, 7, 3, 9, 5, 0xf, 8},       // a tile and one column / row more
-      {CLVF_PIX_NV12, 41, 29, 5, 5, 5, 5, 9, 9, 0xf, 10},      // chroma's settings luma's: fusable
+      {CLVF_PIX_NV12, 41, 29, 5, 5, 5, 5, 9, 9, 0xf, 10},      // chroma's settings given, luma's
       {CLVF_PIX_YUV420P, 130, 33, 30, 0, 3, 0, 3, 0, 0xf, 0},  // strong, on noise
       {CLVF_PIX_NV12, 20, 18, 6, 0, 21, 0, 9, 0, 0xf, 12},     // patch wider than the plane
       {CLVF_PIX_YUV420P, 37, 23, 5, 0, 5, 0, 9, 0, 0x1, 10},   // luma only; chroma copied

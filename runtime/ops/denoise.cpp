@@ -115,38 +115,6 @@ Shape plane_shape(const Device& device, bool cpu, int patch_r, int channels, boo
 
 [[noreturn]] void invalid(const std::string& message) { throw Error(CLVF_ERROR_INVALID_ARGUMENT, message); }
 
-// A plane's filter settings: chroma's own where given, else luma's. A plane left out is copied:
-// radii of 0 (a research window of one pixel has no candidates).
-struct PlaneSettings {
-  double s;
-  int patch, research, patch_r, search_r;
-  bool filtered;
-  bool operator==(const PlaneSettings&) const = default;
-};
-
-PlaneSettings plane_settings(const clvf_denoise_params& p, size_t plane, int channels) {
-  const bool chroma = plane > 0;
-  PlaneSettings ps{};
-  ps.s = chroma && p.strength_chroma ? p.strength_chroma : p.strength;
-  ps.patch = chroma && p.patch_size_chroma ? p.patch_size_chroma : p.patch_size;
-  ps.research = chroma && p.research_size_chroma ? p.research_size_chroma : p.research_size;
-  ps.filtered = p.planes & (chroma && channels == 2 ? 0x6u : 1u << plane);
-  ps.patch_r = ps.filtered ? ps.patch / 2 : 0;
-  ps.search_r = ps.filtered ? ps.research / 2 : 0;
-  return ps;
-}
-
-// Work-groups across and down a plane of `lanes` x `rows`.
-std::pair<size_t, size_t> group_grid(Shape shape, size_t lanes, size_t rows) {
-  return {(lanes + shape.lanes - 1) / shape.lanes, (rows + shape.rows - 1) / shape.rows};
-}
-
-// The kernel argument names of a frame's plane: a fused kernel (nlmeans.cl's FUSED) has luma's
-// (l) and chroma's (c).
-constexpr const char* kSrcArg[] = {"src", "lsrc", "csrc"};
-constexpr const char* kDstArg[] = {"dst", "ldst", "cdst"};
-constexpr const char* kPrefix[] = {"", "l", "c"};
-
 void check_window(const char* name, int v, bool zero_allowed) {
   if (zero_allowed && v == 0) return;
   if (v < 1 || v > CLVF_MAX_WINDOW || v % 2 == 0)
@@ -217,33 +185,22 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
   const cl::Platform platform(device_->device().getInfo<CL_DEVICE_PLATFORM>());
   int exp2_form = cpu ? 0 : platform.getInfo<CL_PLATFORM_NAME>() == "NVIDIA CUDA" ? 2 : 1;
   const bool temporal = radius_ > 0;
-  // CLVF_DENOISE_FUSED=1: NV12 on GPUs, where chroma has luma's settings and the per-channel form
-  // (byte-buffer destinations), and the source is a buffer (temporal: the ring): one kernel for
-  // both planes, on one queue. Not measured on a GPU yet, so not the default.
-  if (!cpu && device_->settings().denoise_fused && geometry.size() == 2 && geometry[0].channels == 1 &&
-      geometry[1].channels == 2 && (temporal || !src_image)) {
-    const PlaneSettings luma = plane_settings(params_, 0, 1);
-    fused_ = luma.filtered && luma == plane_settings(params_, 1, 2) &&
-             plane_shape(*device_, cpu, luma.patch_r, 2, temporal, dst_image).planar == 2;
-  }
   for (size_t i = 0; i < geometry.size(); ++i) {
     const PlaneGeometry& g = geometry[i];
-    // (Plain variables, not a structured binding: the lambdas below capture them, which clang 14 refuses.)
-    const PlaneSettings settings = plane_settings(params_, i, g.channels);
-    const double s = settings.s;
-    const int patch = settings.patch, research = settings.research;
-    const int patch_r = settings.patch_r, search_r = settings.search_r;
-    const bool filtered = settings.filtered;
-    // The fused kernel is built once, as luma's, with both planes' arguments.
-    const bool fused_kernel = fused_ && i == 0;
-    const int kernel_channels = fused_ ? 1 : g.channels;
-    Shape shape = plane_shape(*device_, cpu, patch_r, kernel_channels, temporal, dst_image);
+    const bool chroma = i > 0;
+    const double s = chroma && params_.strength_chroma ? params_.strength_chroma : params_.strength;
+    const int patch = chroma && params_.patch_size_chroma ? params_.patch_size_chroma : params_.patch_size;
+    const int research = chroma && params_.research_size_chroma ? params_.research_size_chroma : params_.research_size;
+    // A plane left out is copied: a research window of one pixel has no candidates.
+    const bool filtered = params_.planes & (chroma && g.channels == 2 ? 0x6u : 1u << i);
+    const int patch_r = filtered ? patch / 2 : 0, search_r = filtered ? research / 2 : 0;
+    Shape shape = plane_shape(*device_, cpu, patch_r, g.channels, temporal, dst_image);
     // Float tiles take four times the memory of bytes: where they do not fit, bytes.
     Shape float_tiles = shape;
     float_tiles.float_sums = true;
     shape.float_sums = float_sums_exact(shape, cpu, patch_r) &&
-                       local_bytes(float_tiles, patch_r, search_r, kernel_channels, temporal) <= local_limit;
-    const size_t need = local_bytes(shape, patch_r, search_r, kernel_channels, temporal);
+                       local_bytes(float_tiles, patch_r, search_r, g.channels, temporal) <= local_limit;
+    const size_t need = local_bytes(shape, patch_r, search_r, g.channels, temporal);
     if (need > local_limit)
       throw Error(CLVF_ERROR_UNSUPPORTED,
                   fmt::format("denoise: patch size {} with research size {} needs {} bytes of local memory; device {} "
@@ -264,46 +221,39 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     // Offsets per candidate column read (nlmeans.cl's OY_STEP): 5, but 4 for interleaved
     // two-channel planes with t > 0, whose kernel then needs 127 registers instead of 157 (ptxas,
     // H100), 4 work-groups a multiprocessor instead of 3.
-    const auto options = [&](bool src_img, bool dst_img, int pr, int sr, bool ring, Shape sh, bool fuse = false) {
+    const auto options = [&](bool src_img, bool dst_img, int pr, int sr, bool ring, Shape sh) {
       return fmt::format(
           "-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DPATCH_R={} -DSEARCH_R={} -DWX={} -DVEC={} "
           "-DTH={} -DTW={} -DTEMPORAL={} -DWEIGHTING={} -DSEGS={} -DSEG_L={} -DNATIVE_EXP2={} -DFLOAT_SUMS={} "
           "-DFTZ_CUTOFF={} -DOY_STEP={} -DPLANAR={}",
           g.channels, int(src_img), int(dst_img), pr, sr, sh.wx, sh.vec, sh.rows, sh.lanes, int(ring),
           int(params_.weighting), sh.segs, sh.segs ? sh.lanes / sh.segs : 0, exp2_form, int(sh.float_sums),
-          int(cutoff()), ring && g.channels == 2 && !sh.planar ? 4 : 5, sh.planar) +
-             (fuse ? " -DFUSED=1" : "");
+          int(cutoff()), ring && g.channels == 2 && !sh.planar ? 4 : 5, sh.planar);
     };
     // Temporal: the kernel reads the ring (a buffer), and a copy (no candidates) fills it.
     const bool reads_image = src_image && !temporal;
     Plane pl;
     const auto nlmeans = [&] {
-      return device_->kernel(source, options(reads_image, dst_image, patch_r, search_r, temporal, shape, fused_kernel),
-                             "nlmeans");
+      return device_->kernel(source, options(reads_image, dst_image, patch_r, search_r, temporal, shape), "nlmeans");
     };
-    if (!fused_ || fused_kernel) {
-      try {
-        pl.kernel = nlmeans();
-      } catch (const Error& e) {
-        if (exp2_form != 2) throw;
-        log(CLVF_LOG_WARNING, "denoise: the kernel with inline PTX did not build ({}); using native_exp2", e.what());
-        exp2_form = 1;
-        pl.kernel = nlmeans();
-      }
+    try {
+      pl.kernel = nlmeans();
+    } catch (const Error& e) {
+      if (exp2_form != 2) throw;
+      log(CLVF_LOG_WARNING, "denoise: the kernel with inline PTX did not build ({}); using native_exp2", e.what());
+      exp2_form = 1;
+      pl.kernel = nlmeans();
     }
-    // This plane's arguments: in its own kernel, or with its prefix in the fused one.
-    Kernel& kernel = fused_ && i ? planes_[0].kernel : pl.kernel;
-    const char* prefix = kPrefix[fused_ ? 1 + i : 0];
     // With the cutoff, weights (the centre's too) are scaled by 2^bias: ssd = max_ssd - 1/2 at 2^-126.
     const float bias = cutoff() ? static_cast<float>(-126.0 + (max_ssd - 0.5) * k) : 0.0f;
-    const auto set_plane_args = [&](Kernel& kernel, const char* prefix) {
-      kernel.set(prefix, "width", g.width);
-      kernel.set(prefix, "height", g.height);
+    const auto set_plane_args = [&](Kernel& kernel) {
+      kernel.set("width", g.width);
+      kernel.set("height", g.height);
       kernel.set("weight_scale", static_cast<float>(welsch ? -k : 1.0 / (h * h)));
       kernel.set("weight_bias", bias);
       kernel.set("max_ssd", max_ssd);
     };
-    set_plane_args(kernel, prefix);
+    set_plane_args(pl.kernel);
     if (temporal) {
       const size_t row = size_t(g.width) * g.channels, bytes = row * g.height;
       if (bytes * (2 * radius_ + 1) > size_t(INT32_MAX))
@@ -313,39 +263,26 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
       pl.pitch = static_cast<int>(row);
       pl.ring = scratch_buffer(*device_, CL_MEM_READ_WRITE, bytes * (2 * radius_ + 1));
       pl.offsets = scratch_buffer(*device_, CL_MEM_READ_ONLY, sizeof(cl_int) * (2 * radius_ + 1));
-      kernel.set(prefix, "src", pl.ring);
-      kernel.set(prefix, "src_offset", 0);
-      kernel.set(prefix, "src_pitch", pl.pitch);
-      kernel.set(prefix, "frame_offsets", pl.offsets);
+      pl.kernel.set("src", pl.ring);
+      pl.kernel.set("src_offset", 0);
+      pl.kernel.set("src_pitch", pl.pitch);
+      pl.kernel.set("frame_offsets", pl.offsets);
       const Shape copy_shape = shape_for(*device_, cpu, 0, g.channels);
       pl.copy = device_->kernel(source, options(src_image, false, 0, 0, false, copy_shape), "nlmeans");
       pl.copy.set("dst", pl.ring);  // dst_offset: the frame's slot, at send
       pl.copy.set("dst_pitch", pl.pitch);
-      set_plane_args(pl.copy, "");
+      set_plane_args(pl.copy);
       const size_t copy_groups = (size_t(g.width) * g.channels + copy_shape.lanes - 1) / copy_shape.lanes;
       pl.copy_global = cl::NDRange(copy_groups * copy_shape.wx, (size_t(g.height) + copy_shape.rows - 1) / copy_shape.rows);
       pl.copy_local = cl::NDRange(copy_shape.wx, 1);
     }
     pl.filtered = filtered;
-    const size_t lanes = size_t(g.width) * (shape.planar || fused_ ? 1 : g.channels);
-    const auto [groups, row_groups] = group_grid(shape, lanes, g.height);
-    if (fused_kernel) {
-      // Luma's work-groups, then each chroma channel's (a one-dimensional range).
-      const auto [cgroups, crow_groups] = group_grid(shape, geometry[1].width, geometry[1].height);
-      pl.kernel.set("lgroups_x", static_cast<int>(groups));
-      pl.kernel.set("cgroups_x", static_cast<int>(cgroups));
-      pl.kernel.set("lgroups", static_cast<int>(groups * row_groups));
-      pl.kernel.set("cgroups", static_cast<int>(cgroups * crow_groups));
-      pl.global = cl::NDRange((groups * row_groups + 2 * cgroups * crow_groups) * shape.wx);
-      pl.local = cl::NDRange(shape.wx);
-    } else if (shape.planar == 2) {
-      pl.global = cl::NDRange(groups * shape.wx, row_groups, 2);
-      pl.local = cl::NDRange(shape.wx, 1, 1);
-    } else {
-      pl.global = cl::NDRange(groups * shape.wx, row_groups);
-      pl.local = cl::NDRange(shape.wx, 1);
-    }
-    pl.name = fused_kernel ? "nlmeans planes 0 and 1" : fmt::format("nlmeans plane {}{}", i, filtered ? "" : " (copy)");
+    const size_t lanes = size_t(g.width) * (shape.planar ? 1 : g.channels);
+    const size_t groups = (lanes + shape.lanes - 1) / shape.lanes;
+    const size_t row_groups = (size_t(g.height) + shape.rows - 1) / shape.rows;
+    pl.global = shape.planar == 2 ? cl::NDRange(groups * shape.wx, row_groups, 2) : cl::NDRange(groups * shape.wx, row_groups);
+    pl.local = shape.planar == 2 ? cl::NDRange(shape.wx, 1, 1) : cl::NDRange(shape.wx, 1);
+    pl.name = fmt::format("nlmeans plane {}{}", i, filtered ? "" : " (copy)");
     pl.copy_name = fmt::format("ring copy plane {}", i);
     planes_.push_back(std::move(pl));
   }
@@ -361,19 +298,14 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
 void Denoise::process(const clvf_frame& src, const clvf_frame& dst) {
   if (radius_ > 0)
     invalid(fmt::format("denoise: with temporal radius {}, frames go through send and receive", radius_));
-  pipeline_.run(*device_, profile_, &*src_, &*dst_, src, dst, kernel_steps(),
+  pipeline_.run(*device_, profile_, &*src_, &*dst_, src, dst, planes_.size(),
                 [&](size_t i, const cl::CommandQueue& q) { enqueue_spatial(i, q, src, dst); });
 }
 
-size_t Denoise::kernel_steps() const { return fused_ ? 1 : planes_.size(); }
-
 void Denoise::enqueue_spatial(size_t i, const cl::CommandQueue& q, const clvf_frame& src, const clvf_frame& dst) {
   Plane& pl = planes_[i];
-  for (size_t plane = i; plane < (fused_ ? planes_.size() : i + 1); ++plane) {
-    const size_t arg = fused_ ? 1 + plane : 0;
-    src_->set_args(pl.kernel, kSrcArg[arg], src, plane);
-    dst_->set_args(pl.kernel, kDstArg[arg], dst, plane);
-  }
+  src_->set_args(pl.kernel, "src", src, i);
+  dst_->set_args(pl.kernel, "dst", dst, i);
   q.enqueueNDRangeKernel(pl.kernel.get(), cl::NullRange, pl.global, pl.local, nullptr,
                          profile_.track(device_->profiling(), pl.name));
 }
@@ -396,16 +328,13 @@ void Denoise::copy_to_ring(const clvf_frame& src, const std::vector<cl::Event>& 
   if (host_source && !copied_.empty()) cl::Event::waitForEvents(copied_);
   const int slot = static_cast<int>(sent_ % (2 * radius_ + 1));
   const bool timed = device_->profiling();
-  // (Fused: both planes' copies in one step, on the queue of the kernel that reads them.)
-  cl::Event done = pipeline_.enqueue(*device_, profile_, &*src_, nullptr, src, src, kernel_steps(),
+  cl::Event done = pipeline_.enqueue(*device_, profile_, &*src_, nullptr, src, src, planes_.size(),
                                      [&](size_t i, const cl::CommandQueue& q) {
-    for (size_t plane = i; plane < (fused_ ? planes_.size() : i + 1); ++plane) {
-      Plane& pl = planes_[plane];
-      src_->set_args(pl.copy, "src", src, plane);
-      pl.copy.set("dst_offset", slot * pl.slot_bytes);
-      q.enqueueNDRangeKernel(pl.copy.get(), cl::NullRange, pl.copy_global, pl.copy_local, nullptr,
-                             profile_.track(timed, pl.copy_name));
-    }
+    Plane& pl = planes_[i];
+    src_->set_args(pl.copy, "src", src, i);
+    pl.copy.set("dst_offset", slot * pl.slot_bytes);
+    q.enqueueNDRangeKernel(pl.copy.get(), cl::NullRange, pl.copy_global, pl.copy_local, nullptr,
+                           profile_.track(timed, pl.copy_name));
   }, wait);
   copied_.clear();  // emptied by destruction (see submit_frame)
   copied_.push_back(std::move(done));
@@ -444,7 +373,7 @@ bool Denoise::submit(const clvf_frame* src, const clvf_frame& dst, const std::ve
   if (radius_ == 0) {
     if (!src) return false;
     if (pending_) invalid("denoise: submit while a frame sent is still to be received");
-    pipeline_.submit(*device_, profile_, &*src_, &*dst_, *src, dst, kernel_steps(),
+    pipeline_.submit(*device_, profile_, &*src_, &*dst_, *src, dst, planes_.size(),
                      [&](size_t i, const cl::CommandQueue& q) { enqueue_spatial(i, q, *src, dst); }, &wait);
     return true;
   }
@@ -472,17 +401,15 @@ void Denoise::submit_temporal(const clvf_frame& dst, int64_t frame, const std::v
   const std::span<const int64_t> frames(frame_list.data(), count);
   const bool timed = device_->profiling();
   const size_t first_offsets = size_t(pipeline_.next_slot()) * planes_.size();
-  pipeline_.submit(*device_, profile_, nullptr, &*dst_, dst, dst, kernel_steps(),
+  pipeline_.submit(*device_, profile_, nullptr, &*dst_, dst, dst, planes_.size(),
                    [&](size_t i, const cl::CommandQueue& q) {
     Plane& pl = planes_[i];
-    for (size_t plane = i; plane < (fused_ ? planes_.size() : i + 1); ++plane) {
-      auto& offsets = frame_offsets_[first_offsets + plane];
-      offsets.clear();
-      for (int64_t n : frames) offsets.push_back(static_cast<cl_int>(n % slots) * planes_[plane].slot_bytes);
-      q.enqueueWriteBuffer(planes_[plane].offsets, CL_FALSE, 0, sizeof(cl_int) * offsets.size(), offsets.data());
-      dst_->set_args(pl.kernel, kDstArg[fused_ ? 1 + plane : 0], dst, plane);
-    }
-    pl.kernel.set("frames", pl.filtered ? static_cast<int>(frames.size()) : 1);
+    auto& offsets = frame_offsets_[first_offsets + i];
+    offsets.clear();
+    for (int64_t n : frames) offsets.push_back(static_cast<cl_int>(n % slots) * pl.slot_bytes);
+    q.enqueueWriteBuffer(pl.offsets, CL_FALSE, 0, sizeof(cl_int) * offsets.size(), offsets.data());
+    pl.kernel.set("frames", pl.filtered ? static_cast<int>(offsets.size()) : 1);
+    dst_->set_args(pl.kernel, "dst", dst, i);
     q.enqueueNDRangeKernel(pl.kernel.get(), cl::NullRange, pl.global, pl.local, nullptr, profile_.track(timed, pl.name));
   }, &wait);
 }

@@ -49,10 +49,7 @@ class Denoise final : public Operation {
     cl::NDRange global, local, copy_global, copy_local;
     std::string name, copy_name;  // in kernel-time reports
   };
-  // The kernels a frame takes (FramePipeline's steps): one per plane, or one for all (fused_).
-  size_t kernel_steps() const;
-  // Step i's kernel: plane i's, or (fused_) the one for every plane.
-  void enqueue_spatial(size_t i, const cl::CommandQueue& q, const clvf_frame& src, const clvf_frame& dst);
+  void enqueue_spatial(size_t plane, const cl::CommandQueue& q, const clvf_frame& src, const clvf_frame& dst);
   // Stream bookkeeping of a send: whether a frame comes (else the end was taken).
   bool take(const clvf_frame* src);
   // Temporal: the source into the ring's slot for frame sent_, after `wait` (copied_: its event).
@@ -64,8 +61,7 @@ class Denoise final : public Operation {
   std::shared_ptr<Device> device_;
   clvf_denoise_params params_;
   int radius_ = 0;
-  std::vector<Plane> planes_;  // (fused_: planes_[0].kernel filters both planes)
-  bool fused_ = false;
+  std::vector<Plane> planes_;
   std::optional<FramePlanes> src_, dst_;
   KernelProfile profile_;
   // Stream state: frames sent and received, end of stream seen, and (t = 0) the frame to filter.

@@ -32,6 +32,12 @@ float16 load_lanes16_upto(__global const uchar *row, int lane, int limit) {
   return vload16(0, v);
 }
 
+// 16 floats to or from a 4-byte aligned address of local memory in one access: PoCL's vload16
+// and vstore16 there became up to five loads and inserts, or three stores and extracts.
+typedef float16 float16_a4 __attribute__((aligned(4)));
+float16 load_local16(__local const float *p) { return *(__local const float16_a4 *)p; }
+void store_local16(float16 v, __local float *p) { *(__local float16_a4 *)p = v; }
+
 // Pixel x (any, from -PAD_L) of phase row r's channel c.
 #define PH_AT(r, x, c) ph[r][(((x) % PHASE_Q) + PHASE_Q) % PHASE_Q][((x) - ((((x) % PHASE_Q) + PHASE_Q) % PHASE_Q)) / PHASE_Q * CH + M0 * CH + (c)]
 
@@ -59,7 +65,7 @@ void scale_phase(SRC_PLANE, DST_PLANE, __global const int2 *row_groups, __global
 #undef LOAD_UPTO
     }
     _Pragma("unroll") for (int r = 0; r < ROWS; ++r) _Pragma("unroll") for (int q = 0; q < PHASE_Q; ++q)
-      vstore16(SPLIT(column[r], q), 0, &ph[r][q][(b * PX + M0) * CH]);
+      store_local16(SPLIT(column[r], q), &ph[r][q][(b * PX + M0) * CH]);
   }
 #if PAD_L + PAD_R
   // The pixels the taps reach past the edges, from the ones they repeat (host: pad_from).
@@ -77,7 +83,7 @@ void scale_phase(SRC_PLANE, DST_PLANE, __global const int2 *row_groups, __global
     if (y >= dst_rows) break;
     for (int b = 0; b < out_blocks; ++b) {
       const int m = b * PX;
-#define PH(q, shift) vload16(0, &ph[r][q][(m + (shift) + M0) * CH])
+#define PH(q, shift) load_local16(&ph[r][q][(m + (shift) + M0) * CH])
       float16 o[PHASE_P];
       _Pragma("unroll") for (int phi = 0; phi < PHASE_P; ++phi) o[phi] = HSUM(phi);
 #undef PH

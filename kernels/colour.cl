@@ -369,11 +369,14 @@ __kernel void colour_luma(COLOUR_ARGS) {
   // the 32 from the column l of its edge table entry (e). Without EDGE_VEC (planes under 32
   // chroma columns) edge blocks take the scalar form further down.
   const int y0 = V_FIRST(y_first), last = min(x0 + 16, width) - 1;
+  // The group's weights: tap j of its row r at group_w[j * ROW_GROUP + r] (V_WEIGHT's layout,
+  // y_first being a multiple of ROW_GROUP), addressed once (PoCL computed each index in the loop).
+  __global const float *group_w = &V_WEIGHT(y_first, 0);
 // acc[r] += luma row y_first + r's vertical taps of LOAD(x, chroma row), 16 columns from x.
 #define VERTICAL16(acc, LOAD, x)                                                                \
-  for (int j = 0; j < V_TAPS; ++j) {                                                            \
+  _Pragma("unroll") for (int j = 0; j < V_TAPS; ++j) {                                          \
     const float16 a_ = LOAD(x, y0 + j);                                                         \
-    _Pragma("unroll") for (int r = 0; r < ROW_GROUP; ++r) acc[r] += V_WEIGHT(y_first + r, j) * a_; \
+    _Pragma("unroll") for (int r = 0; r < ROW_GROUP; ++r) acc[r] += group_w[j * ROW_GROUP + r] * a_; \
   }
 #if LUMA_Y_ONLY
   // Only Y is stored: its two chroma terms are one linear combination, resampled once.

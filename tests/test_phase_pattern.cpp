@@ -82,11 +82,11 @@ TEST(PhasePattern, KernelLocalMemoryCoversEveryReadAndWrite) {
     SCOPED_TRACE(testing::Message() << pl.a.src_size << " -> " << pl.a.dst_size);
     const PhasePattern pp = phase_pattern(pl.f, pl.a, kMaxPhaseP, kMaxPhaseQ);
     ASSERT_GT(pp.p, 0);
-    const PhaseKernel k = phase_kernel(pp, pl.channels, pl.a.src_size, pl.a.dst_size, 4);
+    const PhaseKernel k = phase_kernel(pp, pl.channels, pl.a.src_size, pl.a.dst_size, kPhaseRows);
     const int pitch = option(k.options, "PH_PITCH"), m0 = option(k.options, "M0"), ch = pl.channels;
     const int px = 16 / ch;
     ASSERT_GT(pitch, 0);
-    EXPECT_EQ(k.local_bytes, sizeof(float) * 4 * pp.q * pitch);
+    EXPECT_EQ(k.local_bytes, sizeof(float) * kPhaseRows * pp.q * pitch);
     EXPECT_GE(m0 * pp.q, pp.pad_left);  // the left pad's phase pixels start at index 0 or after
     // Writes: each source block's q vectors, then the right pad.
     const int src_blocks = (pl.a.src_size * ch + 16 * pp.q - 1) / (16 * pp.q);

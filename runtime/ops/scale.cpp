@@ -21,8 +21,8 @@ namespace {
 
 // Pass 2 on GPUs reads taps 4 at a time; its intermediate rows carry room for the overhang.
 constexpr int kHorizontalVector = 4;
-// The one-pass CPU kernel makes this many output rows per work-item: each source row is loaded
-// once for all of them, each horizontal matrix row too.
+// The block kernel makes this many output rows per work-item (the phase kernel kPhaseRows): each
+// source row is loaded once for all of them, each horizontal matrix row too.
 constexpr int kBlockRows = 4;
 constexpr int kMaxBlockRowSpan = 64;  // source rows a group of output rows may span
 
@@ -248,9 +248,9 @@ bool Scale::plan_phase(Plane& pl, const ResampleFilter& filter, const AxisMappin
   // with it, 0.76 with the block kernel (PoCL, 2 cores).
   const PhasePattern pp = phase_pattern(filter, h_axis, kMaxPhaseP, kMaxPhaseQ);
   if (!pp.p || pp.p > pp.q) return false;
-  const PhaseKernel pk = phase_kernel(pp, pl.channels, pl.src_w, pl.dst_w, kBlockRows);
+  const PhaseKernel pk = phase_kernel(pp, pl.channels, pl.src_w, pl.dst_w, kPhaseRows);
   if (pk.local_bytes > device_->device().getInfo<CL_DEVICE_LOCAL_MEM_SIZE>()) return false;
-  pl.v_range = cl::NDRange(one_pass_kernel(pl, vt, kBlockRows, pk.defines, "scale_phase", pk.options));
+  pl.v_range = cl::NDRange(one_pass_kernel(pl, vt, kPhaseRows, pk.defines, "scale_phase", pk.options));
   pl.v.set("src_lanes", pl.src_w * pl.channels);
   pl.v_local = cl::NDRange(1);
   pl.v_name = fmt::format("scale_phase plane {}", index);

@@ -81,7 +81,7 @@ void check_phases(const clvf::detail::ResampleFilter& f, const clvf::detail::Axi
       require(std::fabs(folded[i] - w) < 1e-5, "phase pattern folds to the table");
     }
   }
-  (void)clvf::detail::phase_kernel(pp, 1, a.src_size, a.dst_size, 4);
+  (void)clvf::detail::phase_kernel(pp, 1, a.src_size, a.dst_size, clvf::detail::kPhaseRows);
 }
 
 }  // namespace

@@ -35,7 +35,10 @@
 // addition itself rounds (to nearest even, the default mode). Written out because PoCL turns
 // rint and convert_uchar_sat_rte into calls that block vectorisation.
 #define ROUND_EVEN(v) (((v) + 8388608.0f) - 8388608.0f)
-#define ROUND_U8(v) ROUND_EVEN(clamp((v), 0.0f, (float)SAMPLE_MAX))
+// The sample clamped and plus 2^23: its low mantissa bits hold the rounded sample, so a store can
+// take them as an integer (as_uint) with no float-to-int conversion.
+#define ROUND_BIASED(v) (clamp((v), 0.0f, (float)SAMPLE_MAX) + 8388608.0f)
+#define ROUND_U8(v) (ROUND_BIASED(v) - 8388608.0f)
 #if CHANNELS == 1
 #define TO_U8(v) convert_uchar(ROUND_U8(v))
 #else

@@ -22,11 +22,10 @@ float16 load_lanes16(__global const uchar *row, int lane) {
 #define STORE16(v, row, lane) vstore16((v), 0, (row) + (lane))
 #define STORE1(v, row, lane) ((row)[lane] = (v))
 #else
-// The sample from its float's bits: for 0 <= v < 2^23, v + 2^23 holds v rounded half to even in
-// its low mantissa bits (ROUND_EVEN's addition), and a conversion to the sample's width keeps
-// just those; no float-to-int step on the way to the store.
-#define ROUNDED_BITS16(v) as_uint16(clamp((v), 0.0f, (float)SAMPLE_MAX) + 8388608.0f)
-#define ROUNDED_BITS1(v) as_uint(clamp((v), 0.0f, (float)SAMPLE_MAX) + 8388608.0f)
+// The sample from plane.h's ROUND_BIASED bits: a conversion to the sample's width keeps just the
+// rounded sample.
+#define ROUNDED_BITS16(v) as_uint16(ROUND_BIASED(v))
+#define ROUNDED_BITS1(v) as_uint(ROUND_BIASED(v))
 #if SAMPLE_BYTES == 1
 #define DST_ROW(y) (dst + dst_offset + (size_t)(y) * dst_pitch)
 #define STORE16(v, row, lane) vstore16_u8(convert_uchar16(ROUNDED_BITS16(v)), (row) + (lane))

@@ -14,7 +14,8 @@
 // (on CPUs; GPUs take the hardware's exp2 and contract, for speed).
 //
 // Temporal (TEMPORAL=1): the source is a ring of frames in one buffer (frame f of `frames` at
-// byte offset frame_offsets[f], the current frame first); after the current frame's candidates,
+// byte offset frame_offsets.at[f], the current frame first; MAX_FRAMES at most, an argument by
+// value, so that a frame needs no write before its kernel); after the current frame's candidates,
 // every offset of each other frame is a candidate too, (0, 0) included.
 //
 // FLOAT_SUMS=1 (GPUs, the one-round column pass with runs, patches small enough that every sum
@@ -214,8 +215,9 @@ floatv weight_of(floatv ssd, float scale, float bias) {
 }
 
 #if TEMPORAL
-#define SOURCE __global const uchar *src, int src_offset, int src_pitch, __global const int *frame_offsets, int frames
-#define LOAD_TILE(dst, f) load_tile(dst, src, src_offset + frame_offsets[f], src_pitch, width, height, x0, y0, lid, channel)
+typedef struct { int at[MAX_FRAMES]; } ring_offsets;
+#define SOURCE __global const uchar *src, int src_offset, int src_pitch, ring_offsets frame_offsets, int frames
+#define LOAD_TILE(dst, f) load_tile(dst, src, src_offset + frame_offsets.at[f], src_pitch, width, height, x0, y0, lid, channel)
 void load_tile(__local sample_t (*dst)[TILE_PITCH], __global const uchar *src, int offset, int pitch, int width, int height,
                int x0, int y0, int lid, int channel) {
   for (int i = lid; i < TILE_H * TILE_W; i += WX) {

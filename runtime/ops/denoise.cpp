@@ -225,10 +225,10 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
       return fmt::format(
           "-cl-std=CL1.2 -DCHANNELS={} -DSRC_IMAGE={} -DDST_IMAGE={} -DPATCH_R={} -DSEARCH_R={} -DWX={} -DVEC={} "
           "-DTH={} -DTW={} -DTEMPORAL={} -DWEIGHTING={} -DSEGS={} -DSEG_L={} -DNATIVE_EXP2={} -DFLOAT_SUMS={} "
-          "-DFTZ_CUTOFF={} -DOY_STEP={} -DPLANAR={}",
+          "-DFTZ_CUTOFF={} -DOY_STEP={} -DPLANAR={} -DMAX_FRAMES={}",
           g.channels, int(src_img), int(dst_img), pr, sr, sh.wx, sh.vec, sh.rows, sh.lanes, int(ring),
           int(params_.weighting), sh.segs, sh.segs ? sh.lanes / sh.segs : 0, exp2_form, int(sh.float_sums),
-          int(cutoff()), ring && g.channels == 2 && !sh.planar ? 4 : 5, sh.planar);
+          int(cutoff()), ring && g.channels == 2 && !sh.planar ? 4 : 5, sh.planar, RingOffsets::kFrames);
     };
     // Temporal: the kernel reads the ring (a buffer), and a copy (no candidates) fills it.
     const bool reads_image = src_image && !temporal;
@@ -262,11 +262,9 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
       pl.slot_bytes = static_cast<int>(bytes);
       pl.pitch = static_cast<int>(row);
       pl.ring = scratch_buffer(*device_, CL_MEM_READ_WRITE, bytes * (2 * radius_ + 1));
-      pl.offsets = scratch_buffer(*device_, CL_MEM_READ_ONLY, sizeof(cl_int) * (2 * radius_ + 1));
       pl.kernel.set("src", pl.ring);
       pl.kernel.set("src_offset", 0);
       pl.kernel.set("src_pitch", pl.pitch);
-      pl.kernel.set("frame_offsets", pl.offsets);
       const Shape copy_shape = shape_for(*device_, cpu, 0, g.channels);
       pl.copy = device_->kernel(source, options(src_image, false, 0, 0, false, copy_shape), "nlmeans");
       pl.copy.set("dst", pl.ring);  // dst_offset: the frame's slot, at send
@@ -286,12 +284,11 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
     pl.copy_name = fmt::format("ring copy plane {}", i);
     planes_.push_back(std::move(pl));
   }
-  frame_offsets_.assign(planes_.size() * FramePipeline::kDepth, {});
-  for (auto& offsets : frame_offsets_) offsets.reserve(2 * radius_ + 1);
   copied_.reserve(1);
-  // Staging for each frame in flight (a temporal source is copied to the ring through slot 0).
+  // Staging for each frame in flight (a temporal source that starts no output is copied to the
+  // ring through slot 0).
   const int slots = FramePipeline::kDepth;
-  src_.emplace(*device_, params_.src_storage, plane_shapes(geometry), "source", false, radius_ ? 1 : slots);
+  src_.emplace(*device_, params_.src_storage, plane_shapes(geometry), "source", false, slots);
   dst_.emplace(*device_, params_.dst_storage, plane_shapes(geometry), "destination", true, slots);
 }
 
@@ -317,25 +314,33 @@ bool Denoise::take(const clvf_frame* src) {
   return true;
 }
 
-bool Denoise::output_ready() const { return received_ < sent_ && (ended_ || sent_ > received_ + radius_); }
+bool Denoise::output_ready(bool sending) const {
+  const int64_t sent = sent_ + sending;
+  return received_ < sent && (ended_ || sent > received_ + radius_);
+}
 
-void Denoise::copy_to_ring(const clvf_frame& src, const std::vector<cl::Event>& wait) {
+void Denoise::check_ring_room() const {
   if (sent_ - received_ > radius_)
     invalid(fmt::format("denoise: {} frames are waiting; receive before sending more", sent_ - received_));
+}
+
+void Denoise::enqueue_ring_copy(size_t i, const cl::CommandQueue& q, const clvf_frame& src, int64_t frame) {
+  Plane& pl = planes_[i];
+  src_->set_args(pl.copy, "src", src, i);
+  pl.copy.set("dst_offset", static_cast<int>(frame % (2 * radius_ + 1)) * pl.slot_bytes);
+  q.enqueueNDRangeKernel(pl.copy.get(), cl::NullRange, pl.copy_global, pl.copy_local, nullptr,
+                         profile_.track(device_->profiling(), pl.copy_name));
+}
+
+void Denoise::copy_to_ring(const clvf_frame& src, const std::vector<cl::Event>& wait) {
+  check_ring_room();
   // A source in host memory goes through staging slot 0 (or is wrapped in place): the previous
-  // copy must have read it first.
+  // copy, or frame in flight, must have read it first.
   const bool host_source = params_.src_storage == CLVF_STORAGE_HOST;
   if (host_source && !copied_.empty()) cl::Event::waitForEvents(copied_);
-  const int slot = static_cast<int>(sent_ % (2 * radius_ + 1));
-  const bool timed = device_->profiling();
   cl::Event done = pipeline_.enqueue(*device_, profile_, &*src_, nullptr, src, src, planes_.size(),
-                                     [&](size_t i, const cl::CommandQueue& q) {
-    Plane& pl = planes_[i];
-    src_->set_args(pl.copy, "src", src, i);
-    pl.copy.set("dst_offset", slot * pl.slot_bytes);
-    q.enqueueNDRangeKernel(pl.copy.get(), cl::NullRange, pl.copy_global, pl.copy_local, nullptr,
-                           profile_.track(timed, pl.copy_name));
-  }, wait);
+                                     [&](size_t i, const cl::CommandQueue& q) { enqueue_ring_copy(i, q, src, sent_); },
+                                     wait);
   copied_.clear();  // emptied by destruction (see submit_frame)
   copied_.push_back(std::move(done));
   ++sent_;
@@ -363,7 +368,7 @@ bool Denoise::receive(const clvf_frame& dst) {
     process(src, dst);
     return true;
   }
-  submit_temporal(dst, received_++, {});
+  submit_temporal(dst, nullptr, {});
   complete();
   return true;
 }
@@ -378,18 +383,24 @@ bool Denoise::submit(const clvf_frame* src, const clvf_frame& dst, const std::ve
     return true;
   }
   const bool frame = take(src);
-  if (frame) copy_to_ring(*src, wait);
-  if (!output_ready()) {
-    if (frame) cl::Event::waitForEvents(copied_);  // the caller may reuse the source on return
+  if (frame) check_ring_room();
+  if (!output_ready(frame)) {
+    if (frame) {
+      copy_to_ring(*src, wait);
+      cl::Event::waitForEvents(copied_);  // the caller may reuse the source on return
+    }
     return false;
   }
-  submit_temporal(dst, received_++, frame ? copied_ : wait);
+  submit_temporal(dst, frame ? src : nullptr, wait);
   return true;
 }
 
 void Denoise::complete() { pipeline_.complete(&*dst_, profile_); }
 
-void Denoise::submit_temporal(const clvf_frame& dst, int64_t frame, const std::vector<cl::Event>& wait) {
+void Denoise::submit_temporal(const clvf_frame& dst, const clvf_frame* src, const std::vector<cl::Event>& wait) {
+  // With a source, each plane's step copies it into the ring first, on the queue of the plane's
+  // kernel (one wait between the queues a frame, not one for the copy and one for the kernel).
+  const int64_t frame = received_, newest = sent_, known = sent_ + (src ? 1 : 0);
   // The current frame first, then its neighbours that exist (at the ends of the stream, fewer),
   // in order of time.
   const int slots = 2 * radius_ + 1;
@@ -397,21 +408,26 @@ void Denoise::submit_temporal(const clvf_frame& dst, int64_t frame, const std::v
   size_t count = 0;
   frame_list[count++] = frame;
   for (int64_t n = frame - radius_; n <= frame + radius_; ++n)
-    if (n != frame && n >= 0 && n < sent_) frame_list[count++] = n;
+    if (n != frame && n >= 0 && n < known) frame_list[count++] = n;
   const std::span<const int64_t> frames(frame_list.data(), count);
   const bool timed = device_->profiling();
-  const size_t first_offsets = size_t(pipeline_.next_slot()) * planes_.size();
-  pipeline_.submit(*device_, profile_, nullptr, &*dst_, dst, dst, planes_.size(),
+  pipeline_.submit(*device_, profile_, src ? &*src_ : nullptr, &*dst_, src ? *src : dst, dst, planes_.size(),
                    [&](size_t i, const cl::CommandQueue& q) {
+    if (src) enqueue_ring_copy(i, q, *src, newest);
     Plane& pl = planes_[i];
-    auto& offsets = frame_offsets_[first_offsets + i];
-    offsets.clear();
-    for (int64_t n : frames) offsets.push_back(static_cast<cl_int>(n % slots) * pl.slot_bytes);
-    q.enqueueWriteBuffer(pl.offsets, CL_FALSE, 0, sizeof(cl_int) * offsets.size(), offsets.data());
-    pl.kernel.set("frames", pl.filtered ? static_cast<int>(offsets.size()) : 1);
+    RingOffsets offsets{};
+    for (size_t f = 0; f < frames.size(); ++f) offsets.at[f] = static_cast<cl_int>(frames[f] % slots) * pl.slot_bytes;
+    pl.kernel.set("frame_offsets", offsets);
+    pl.kernel.set("frames", pl.filtered ? static_cast<int>(frames.size()) : 1);
     dst_->set_args(pl.kernel, "dst", dst, i);
     q.enqueueNDRangeKernel(pl.kernel.get(), cl::NullRange, pl.global, pl.local, nullptr, profile_.track(timed, pl.name));
   }, &wait);
+  ++received_;
+  if (src) {  // a later copy_to_ring of a host source waits for this frame's upload (see there)
+    ++sent_;
+    copied_.clear();
+    copied_.push_back(pipeline_.newest_done().front());
+  }
 }
 
 }  // namespace clvf::detail

@@ -39,11 +39,16 @@ class Denoise final : public Operation {
   std::string profile_report() const override { return profile_.report(); }
 
  private:
+  // Temporal: the byte offsets of an output's frames in the ring (nlmeans.cl's ring_offsets, an
+  // argument by value).
+  struct RingOffsets {
+    static constexpr int kFrames = 2 * CLVF_MAX_TEMPORAL_RADIUS + 1;
+    cl_int at[kFrames];
+  };
   struct Plane {
     Kernel kernel;
     Kernel copy;            // temporal: source plane -> ring slot
     cl::Buffer ring;        // temporal: 2t + 1 frames of this plane, tightly packed
-    cl::Buffer offsets;     // temporal: the byte offsets of this output's frames in the ring
     int slot_bytes = 0, pitch = 0;
     bool filtered = true;   // else copied (temporal: from the current frame alone)
     cl::NDRange global, local, copy_global, copy_local;
@@ -52,11 +57,17 @@ class Denoise final : public Operation {
   void enqueue_spatial(size_t plane, const cl::CommandQueue& q, const clvf_frame& src, const clvf_frame& dst);
   // Stream bookkeeping of a send: whether a frame comes (else the end was taken).
   bool take(const clvf_frame* src);
+  // Temporal: Error(INVALID_ARGUMENT) when the ring holds no free slot for the next frame.
+  void check_ring_room() const;
+  // Temporal: plane i of src into the ring's slot for frame `frame`, on q.
+  void enqueue_ring_copy(size_t i, const cl::CommandQueue& q, const clvf_frame& src, int64_t frame);
   // Temporal: the source into the ring's slot for frame sent_, after `wait` (copied_: its event).
   void copy_to_ring(const clvf_frame& src, const std::vector<cl::Event>& wait);
-  bool output_ready() const;
-  // Temporal: frame `frame`'s output into dst, in flight in the pipeline.
-  void submit_temporal(const clvf_frame& dst, int64_t frame, const std::vector<cl::Event>& wait);
+  // Whether an output is ready (`sending`: once the frame being sent is in).
+  bool output_ready(bool sending = false) const;
+  // Temporal: the output of frame received_ into dst, in flight in the pipeline; with src, frame
+  // sent_ (sent now) goes into the ring first.
+  void submit_temporal(const clvf_frame& dst, const clvf_frame* src, const std::vector<cl::Event>& wait);
 
   std::shared_ptr<Device> device_;
   clvf_denoise_params params_;
@@ -68,10 +79,7 @@ class Denoise final : public Operation {
   int64_t sent_ = 0, received_ = 0;
   bool ended_ = false;
   std::optional<clvf_frame> pending_;
-  std::vector<cl::Event> copied_;  // the newest ring copy's event
-  // Per staging slot and plane (slot * planes + plane): the frame offsets a write reads from the
-  // host, kept until the frame in that slot completes.
-  std::vector<std::vector<cl_int>> frame_offsets_;
+  std::vector<cl::Event> copied_;  // the newest ring copy's event (or its frame's)
   // Last: destroyed first, its destructor waits for the frames in flight, which use all the above.
   // Planes at once (a side queue), and frames in flight overlapping: on an H100, 1080p NV12 p=7
   // r=15, cl buffers in flight, 0.641 ms a frame with one queue, 0.595 with the side queue, 0.551

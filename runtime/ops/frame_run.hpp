@@ -68,8 +68,6 @@ class FramePipeline {
               const std::vector<cl::Event>* wait = nullptr);
   // The last commands of the newest frame submitted (valid until it completes).
   const std::vector<cl::Event>& newest_done() const { return ring_[(oldest_ + count_ + kDepth - 1) % kDepth].done; }
-  // The staging slot the next frame submitted uses.
-  int next_slot() const { return static_cast<int>(submitted_ % kDepth); }
   // Error(INVALID_ARGUMENT) when kDepth frames are in flight (what submit checks first).
   void check_room() const;
   // Completes the oldest frame; Error(INVALID_ARGUMENT) when there is none.

@@ -111,6 +111,7 @@ ChainPlan plan_chain(std::string_view chain, const clvf_stream& input) {
 
 Chain::Chain(clvf_device* device, std::string_view chain, const clvf_stream& input, clvf_storage src_storage,
              clvf_storage dst_storage) {
+  wait_.reserve(16);  // two stages' events for a frame: a frame allocates nothing
   ChainPlan planned = plan_chain(chain, input);
   const std::vector<FilterText>& filters = planned.filters;
   std::vector<StagePlan>& plans = planned.stages;
@@ -165,8 +166,7 @@ void Chain::complete() {
 }
 
 bool Chain::run(const clvf_frame* in, const clvf_frame& dst) {
-  static const std::vector<cl::Event> kNoEvents;
-  const std::vector<cl::Event>* wait = &kNoEvents;
+  const std::vector<cl::Event>* before = nullptr;  // the previous stage's events for this frame
   uint32_t submitted = 0;
   bool got = false;
   try {
@@ -174,9 +174,18 @@ bool Chain::run(const clvf_frame* in, const clvf_frame& dst) {
       Stage& stage = *stages_[i];
       const bool last = i + 1 == stages_.size();
       const clvf_frame& out = last ? dst : between_[i]->frame;
-      if (stage.named([&] { return stage.operation->submit(in, out, *wait); })) {
+      // A stage waits for the previous one's output, and overwrites the frame between it and the
+      // next only after the next has read the earlier frame there: an operation may read on a
+      // queue of its own (denoise's chroma on the side queue), which the writer's does not follow.
+      wait_.clear();
+      if (before) wait_.insert(wait_.end(), before->begin(), before->end());
+      if (!last) {
+        const auto& read = stages_[i + 1]->operation->submitted();
+        wait_.insert(wait_.end(), read.begin(), read.end());
+      }
+      if (stage.named([&] { return stage.operation->submit(in, out, wait_); })) {
         submitted |= 1u << i;
-        wait = &stage.operation->submitted();
+        before = &stage.operation->submitted();
         in = &out;
         got = last;
       } else if (in) {

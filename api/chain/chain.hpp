@@ -12,6 +12,7 @@
 #include "clvf/clvf.h"
 #include "api/chain/stage_plan.hpp"
 #include "interop/shared_frames.hpp"
+#include "runtime/cl.hpp"
 
 namespace clvf::detail::chain {
 
@@ -64,6 +65,7 @@ class Chain {
   std::vector<std::unique_ptr<Between>> between_;  // stage i's output, for i + 1 < stages
   FrameSides sides_;                               // the chain's source and destination
   std::array<Frame, CLVF_MAX_IN_FLIGHT> frames_;   // in flight: count_ from oldest_, circularly
+  std::vector<cl::Event> wait_;                    // what a stage's submit waits for (run)
   int oldest_ = 0, count_ = 0;
   clvf_stream output_{};
 };

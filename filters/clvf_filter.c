@@ -745,6 +745,7 @@ int ff_clvf_activate(AVFilterContext *ctx, CLVFQueue *q, ff_clvf_prepare_fn prep
     AVFrame *in = NULL;
     int64_t pts;
     int ret, status;
+    const int keep = q->depth > 1 ? q->depth - 1 : 0; /* outputs left in flight between FFmpeg's calls */
 
     ff_clvf_route_log(ctx);
     FF_FILTER_FORWARD_STATUS_BACK(outlink, inlink);
@@ -772,12 +773,14 @@ int ff_clvf_activate(AVFilterContext *ctx, CLVFQueue *q, ff_clvf_prepare_fn prep
         ff_outlink_set_status(outlink, status, pts);
         return 0;
     }
-    /* No input waiting: the outputs in flight are finished before FFmpeg gets control back. It
-     * reconfigures a graph (a frame of another size) by freeing it, with no end of stream, so a
-     * frame left in flight here would be lost. */
-    if (q->count) {
-        if ((ret = ff_clvf_drain(ctx, q)) < 0)
-            return ret;
+    /* No input waiting: FFmpeg gets control back with at most async_depth - 1 outputs in flight
+     * (by default none). It reconfigures a graph (a frame of another size) by freeing it, with no
+     * end of stream, so the frames left in flight here are lost then; those it lets the device go
+     * on with while FFmpeg fetches the next input. */
+    if (q->count > keep) {
+        while (q->count > keep)
+            if ((ret = complete_oldest(ctx, q)) < 0)
+                return ret;
         ff_filter_set_ready(ctx, 100);
         return 0;
     }

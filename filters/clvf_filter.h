@@ -89,7 +89,8 @@ typedef struct CLVFQueue {
     int nb_waiting, waiting_size;
     AVFrame *in[CLVF_MAX_IN_FLIGHT], *out[CLVF_MAX_IN_FLIGHT]; /* started, oldest first */
     int count;
-    int eof; /* the end was sent */
+    int eof;   /* the end was sent */
+    int depth; /* the async_depth option: at most depth - 1 outputs in flight when FFmpeg gets control */
 } CLVFQueue;
 
 /* Checks an input frame and makes the operation ready for it (planning it again when its tags
@@ -110,6 +111,13 @@ void ff_clvf_queue_free(CLVFQueue *q);
     { "profile", "record kernel times and log them when the filter closes (devices clvf opens; an "   \
       "FFmpeg device's queue must have profiling enabled)",                                            \
       offset, AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, flags }
+
+/* The `async_depth` option every clvf filter has (the CLVFQueue's depth field). */
+#define CLVF_ASYNC_DEPTH_OPTION(offset, flags)                                                         \
+    { "async_depth", "frames on the device at once: 1 finishes each frame before FFmpeg gets control " \
+      "back; 2 or 3 keep up to async_depth - 1 in flight between FFmpeg's calls (faster; a frame size " \
+      "change mid-stream then loses those frames)",                                                    \
+      offset, AV_OPT_TYPE_INT, { .i64 = 1 }, 1, CLVF_MAX_IN_FLIGHT, flags }
 
 /* Routes the library's messages to av_log as CTX's (NULL: no filter's) on this thread: every
  * clvf filter callback that reaches the library calls it first; uninit ends with NULL. */

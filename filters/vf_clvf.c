@@ -193,6 +193,7 @@ static const AVOption clvf_chain_options[] = {
       "them, quoted", OFFSET(chain_text), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0, FLAGS },
     CLVF_DEVICE_OPTION(OFFSET(device_spec), FLAGS),
     CLVF_PROFILE_OPTION(OFFSET(profile), FLAGS),
+    CLVF_ASYNC_DEPTH_OPTION(OFFSET(queue.depth), FLAGS),
     { NULL }
 };
 

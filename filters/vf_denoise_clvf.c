@@ -211,6 +211,7 @@ static const AVOption denoise_clvf_options[] = {
     { "bisquare-c", NULL, 0, AV_OPT_TYPE_CONST, { .i64 = CLVF_WEIGHT_BISQUARE_C }, 0, 0, FLAGS, "wmode" },
     CLVF_DEVICE_OPTION(OFFSET(device_spec), FLAGS),
     CLVF_PROFILE_OPTION(OFFSET(profile), FLAGS),
+    CLVF_ASYNC_DEPTH_OPTION(OFFSET(queue.depth), FLAGS),
     { NULL }
 };
 

@@ -279,6 +279,7 @@ static const AVOption scale_clvf_options[] = {
     CLVF_DITHER_CONSTS("dither"),
     CLVF_DEVICE_OPTION(OFFSET(device_spec), FLAGS),
     CLVF_PROFILE_OPTION(OFFSET(profile), FLAGS),
+    CLVF_ASYNC_DEPTH_OPTION(OFFSET(queue.depth), FLAGS),
     { NULL }
 };
 

@@ -3,7 +3,8 @@
 # give the frames, tags and errors the FFmpeg 5.1 build gives: system-memory frames, OpenCL frames
 # (hwupload, -filter_hw_device: 6.1's AVFILTER_FLAG_HWDEVICE and 7.1's FilterLink; YUV420P, whose
 # planes are CL_R images on every device: PoCL has no CL_RG for NV12), temporal
-# denoise, conversions and chains. Skipped (77) when the 7.1 build is absent.
+# denoise, conversions and chains, with frames in flight between FFmpeg's calls too (async_depth).
+# Skipped (77) when the 7.1 build is absent.
 set -euo pipefail
 BIN=$1
 [ -x "$BIN/ffmpeg-7.1" ] || { echo "ffmpeg-7.1 is not built (FFMPEG_SERIES=7.1 bash scripts/build-ffmpeg.sh)"; exit 77; }
@@ -20,6 +21,8 @@ for vf in "format=nv12,scale_clvf=w=160:h=-2:algorithm=lanczos" \
           "format=nv12,colorspace_clvf=in_matrix=bt601:matrix=bt709:range=pc" \
           "format=nv12,scale_clvf=w=200:h=150:format=p010le:matrix=bt2020nc,colorspace_clvf=format=rgba" \
           "format=yuv420p,clvf=denoise-web-720p" \
+          "format=yuv420p,denoise_clvf=s=5:t=2:async_depth=3,scale_clvf=preset=half:async_depth=2,clvf=denoise-web-720p:async_depth=3" \
+          "format=yuv420p,hwupload,scale_clvf=w=160:h=120:async_depth=3,denoise_clvf=async_depth=3,hwdownload,format=yuv420p" \
           "format=yuv420p,hwupload,scale_clvf=w=160:h=120,denoise_clvf,colorspace_clvf=matrix=bt709,hwdownload,format=yuv420p"; do
   case "$vf" in *hwupload*) pre=$hw ;; *) pre= ;; esac
   a=$(frames "$BIN/ffmpeg" $pre $in -vf "$vf")

@@ -112,5 +112,21 @@ TEST_F(FfmpegFilterOptions, LibraryMessagesNameTheFilterInstance) {
   EXPECT_TRUE(std::regex_search(out, warned)) << out;
 }
 
+// async_depth takes 1 to CLVF_MAX_IN_FLIGHT frames on the device at once, in every filter; other
+// values stop ffmpeg with a message naming the option and the range.
+TEST_F(FfmpegFilterOptions, AsyncDepthOutsideItsRangeIsRefused) {
+  for (const char* filter : {"scale_clvf=w=32:h=24", "denoise_clvf=s=4", "colorspace_clvf=matrix=bt709", "clvf=chain=denoise_clvf"})
+    for (int depth : {0, 1, CLVF_MAX_IN_FLIGHT, CLVF_MAX_IN_FLIGHT + 1}) {
+      const ProcessResult r = run_ffmpeg(fmt::format(
+          "-f lavfi -i testsrc2=size=64x48 -frames:v 2 -vf format=yuv420p,{}:async_depth={} -f null -", filter, depth));
+      const bool allowed = depth >= 1 && depth <= CLVF_MAX_IN_FLIGHT;
+      EXPECT_EQ(r.status == 0, allowed) << filter << " async_depth=" << depth << ":\n" << r.output;
+      if (!allowed) {
+        EXPECT_NE(r.output.find("async_depth"), std::string::npos) << r.output;
+        EXPECT_NE(r.output.find(fmt::format("[1 - {}]", CLVF_MAX_IN_FLIGHT)), std::string::npos) << r.output;
+      }
+    }
+}
+
 }  // namespace
 }  // namespace clvf::detail::test

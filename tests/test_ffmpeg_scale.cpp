@@ -271,28 +271,26 @@ TEST_F(FfmpegScale, EveryShippedPresetRuns) {
   EXPECT_GE(count, 5);
 }
 
-// A stream whose frame size changes mid-stream (two MPEG-TS clips, 320x240 then 176x144, one
-// after the other): ffmpeg configures the filters again at the change, and every clvf filter
-// (temporal denoise included, which starts a new stream there) gives every frame.
-// A stream whose frame size changes: FFmpeg frees the filter graph and makes a new one, with no end
-// of stream, so a filter must not keep frames in flight when it gives control back. Every frame
-// comes out, counted by its own timestamp (passthrough: no frames duplicated to fill a gap); with a
-// temporal denoise, only the t frames it holds back before the change are lost (as with FFmpeg's
-// own temporal filters), and the chain filter does the same.
-TEST_F(FfmpegScale, FrameSizeChangeMidStream) {
-  const fs::path a = dir_ / "a.ts", b = dir_ / "b.ts", ab = dir_ / "ab.ts";
-  for (const auto& [path, size] : {std::pair{a, "320x240"}, std::pair{b, "176x144"}})
-    ASSERT_EQ(run_ffmpeg(fmt::format("-f lavfi -i testsrc2=size={}:rate=25 -frames:v 10 -pix_fmt yuv420p -c:v libx264 "
-                                     "-f mpegts -y {}", size, path.string())).status, 0);
-  auto bytes = read_file(a);
-  const auto tail = read_file(b);
-  bytes.insert(bytes.end(), tail.begin(), tail.end());
-  write_file(ab, bytes);
-  // The frame numbers (pts in 1/25 s) that come out.
-  auto frames_out = [&](const std::string& vf) {
+// Two MPEG-TS clips of 10 frames one after the other, 320x240 then 176x144: ffmpeg configures the
+// filters again at the change.
+class FfmpegSizeChange : public FfmpegScale {
+ protected:
+  void SetUp() override {
+    FfmpegScale::SetUp();
+    const fs::path a = dir_ / "a.ts", b = dir_ / "b.ts";
+    for (const auto& [path, size] : {std::pair{a, "320x240"}, std::pair{b, "176x144"}})
+      ASSERT_EQ(run_ffmpeg(fmt::format("-f lavfi -i testsrc2=size={}:rate=25 -frames:v 10 -pix_fmt yuv420p -c:v libx264 "
+                                       "-f mpegts -y {}", size, path.string())).status, 0);
+    auto bytes = read_file(a);
+    const auto tail = read_file(b);
+    bytes.insert(bytes.end(), tail.begin(), tail.end());
+    write_file(dir_ / "ab.ts", bytes);
+  }
+  // The frame numbers (pts in 1/25 s) that come out of the clips through vf.
+  std::set<int> frames_out(const std::string& vf) {
     const fs::path out = dir_ / "frames.md5";
     const ProcessResult r = run_ffmpeg(fmt::format("-i {} -vf \"{}\" -vsync passthrough -f framemd5 -y {}",
-                                                   ab.string(), vf, out.string()));
+                                                   (dir_ / "ab.ts").string(), vf, out.string()));
     EXPECT_EQ(r.status, 0) << r.output;
     std::set<int> pts;
     const auto text = read_file(out);
@@ -302,13 +300,72 @@ TEST_F(FfmpegScale, FrameSizeChangeMidStream) {
       if (line[0] != '#' && std::sscanf(line.c_str(), "%d, %d, %d", &stream, &dts, &p) == 3) pts.insert(p);
     }
     return pts;
+  }
+  static std::set<int> frames(int from, int to, std::set<int> but = {}) {
+    std::set<int> s;
+    for (int n = from; n < to; ++n)
+      if (!but.count(n)) s.insert(n);
+    return s;
+  }
+};
+
+// FFmpeg frees the filter graph at a size change and makes a new one, with no end of stream, so by
+// default (async_depth=1) a filter must not keep frames in flight when it gives control back. Every
+// frame comes out, counted by its own timestamp (passthrough: no frames duplicated to fill a gap);
+// with a temporal denoise, only the t frames it holds back before the change are lost (as with
+// FFmpeg's own temporal filters), and the chain filter does the same.
+TEST_F(FfmpegSizeChange, EveryFrameComesOut) {
+  EXPECT_EQ(frames_out("scale_clvf=w=128:h=96,denoise_clvf=s=4:p=3:r=5,colorspace_clvf=format=rgba"), frames(0, 20));
+  EXPECT_EQ(frames_out("scale_clvf=w=128:h=96,denoise_clvf=s=4:p=3:r=5:t=1,colorspace_clvf=format=rgba"),
+            frames(0, 20, {9}));
+  EXPECT_EQ(frames_out("clvf='chain=scale_clvf=w=128\\:h=96,denoise_clvf=s=4\\:p=3\\:r=5\\:t=1'"), frames(0, 20, {9}));
+}
+
+// With async_depth=3 a filter keeps up to two frames in flight between FFmpeg's calls: at the
+// change those are lost (the last ones before it), and nothing else. Three such filters in a row
+// lose at most six.
+TEST_F(FfmpegSizeChange, AsyncDepthLosesOnlyTheFramesInFlight) {
+  const auto lost = [](const std::set<int>& out) {
+    std::set<int> missing;
+    for (int n = 0; n < 20; ++n)
+      if (!out.count(n)) missing.insert(n);
+    return missing;
   };
-  std::set<int> all, all_but_9;
-  for (int n = 0; n < 20; ++n) all.insert(n), all_but_9.insert(n);
-  all_but_9.erase(9);
-  EXPECT_EQ(frames_out("scale_clvf=w=128:h=96,denoise_clvf=s=4:p=3:r=5,colorspace_clvf=format=rgba"), all);
-  EXPECT_EQ(frames_out("scale_clvf=w=128:h=96,denoise_clvf=s=4:p=3:r=5:t=1,colorspace_clvf=format=rgba"), all_but_9);
-  EXPECT_EQ(frames_out("clvf='chain=scale_clvf=w=128\\:h=96,denoise_clvf=s=4\\:p=3\\:r=5\\:t=1'"), all_but_9);
+  const auto one = lost(frames_out("scale_clvf=w=128:h=96:async_depth=3"));
+  EXPECT_LE(one.size(), 2u);
+  for (int n : one) EXPECT_TRUE(n == 8 || n == 9) << "frame " << n << " lost";
+  const auto three = lost(frames_out("scale_clvf=w=128:h=96:async_depth=3,denoise_clvf=s=4:p=3:r=5:async_depth=3,"
+                                     "colorspace_clvf=format=rgba:async_depth=3"));
+  EXPECT_LE(three.size(), 6u);
+  for (int n : three) EXPECT_TRUE(n >= 4 && n <= 9) << "frame " << n << " lost";
+}
+
+// A stream that keeps its size gives the same frames, byte for byte and in order, whatever
+// async_depth: the frames still in flight come out at the end.
+TEST_F(FfmpegScale, AsyncDepthGivesTheSameFrames) {
+  const fs::path in = dir_ / "in.nut";
+  ASSERT_EQ(run_ffmpeg(fmt::format("-f lavfi -i testsrc2=size=176x144:rate=25,noise=alls=12:allf=t+u -frames:v 23 "
+                                   "-pix_fmt yuv420p -c:v rawvideo -y {}", in.string())).status, 0);
+  const auto md5s = [&](const std::string& vf) {
+    const fs::path out = dir_ / "frames.md5";
+    const ProcessResult r = run_ffmpeg(fmt::format("-i {} -vf \"{}\" -f framemd5 -y {}", in.string(), vf, out.string()));
+    EXPECT_EQ(r.status, 0) << r.output;
+    const auto text = read_file(out);
+    return std::string(text.begin(), text.end());
+  };
+  for (const std::string vf : {"scale_clvf=w=128:h=96", "denoise_clvf=s=4:p=3:r=5:t=1", "colorspace_clvf=format=rgba",
+                               "clvf='chain=scale_clvf=w=128\\:h=96,denoise_clvf=s=4\\:p=3\\:r=5'"}) {
+    const std::string sync = md5s(vf), async = md5s(vf + ":async_depth=3");
+    std::istringstream lines(sync);
+    int count = 0;
+    for (std::string line; std::getline(lines, line);) count += !line.empty() && line[0] != '#';
+    EXPECT_EQ(count, 23) << vf << ":\n" << sync;
+    EXPECT_EQ(async, sync) << vf;
+    EXPECT_EQ(md5s(vf + ":async_depth=2"), sync) << vf;
+  }
+  const std::string three = "scale_clvf=w=128:h=96,denoise_clvf=s=4:p=3:r=5,colorspace_clvf=format=rgba";
+  EXPECT_EQ(md5s("scale_clvf=w=128:h=96:async_depth=3,denoise_clvf=s=4:p=3:r=5:async_depth=3,"
+                 "colorspace_clvf=format=rgba:async_depth=3"), md5s(three));
 }
 
 }  // namespace

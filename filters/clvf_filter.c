@@ -774,9 +774,9 @@ int ff_clvf_activate(AVFilterContext *ctx, CLVFQueue *q, ff_clvf_prepare_fn prep
         return 0;
     }
     /* No input waiting: FFmpeg gets control back with at most async_depth - 1 outputs in flight
-     * (by default none). It reconfigures a graph (a frame of another size) by freeing it, with no
-     * end of stream, so the frames left in flight here are lost then; those it lets the device go
-     * on with while FFmpeg fetches the next input. */
+     * (by default none), which the device goes on with while FFmpeg fetches the next input. FFmpeg
+     * reconfigures a graph (a frame of another size) by freeing it, with no end of stream: the
+     * frames left in flight here are lost then. */
     if (q->count > keep) {
         while (q->count > keep)
             if ((ret = complete_oldest(ctx, q)) < 0)

@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
@@ -128,7 +129,10 @@ class RealFiles : public ::testing::TestWithParam<Case> {
  protected:
   void SetUp() override {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / fmt::format("clvf-real-{}-{}", ::getpid(), info->name());
+    // One level: a parameterised test's name holds a '/', which would leave its parent behind.
+    std::string name = info->name();
+    std::replace(name.begin(), name.end(), '/', '-');
+    dir_ = fs::temp_directory_path() / fmt::format("clvf-real-{}-{}", ::getpid(), name);
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }

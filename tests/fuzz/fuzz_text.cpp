@@ -32,9 +32,15 @@ const std::vector<clvf::detail::DeviceEntry>& devices() {
   return list;
 }
 
+// Removed when the fuzzer exits.
+struct PresetFile {
+  std::string path = "/tmp/clvf-fuzz-" + std::to_string(getpid()) + ".preset";
+  ~PresetFile() { std::remove(path.c_str()); }
+};
+
 const std::string& preset_path() {
-  static const std::string path = "/tmp/clvf-fuzz-" + std::to_string(getpid()) + ".preset";
-  return path;
+  static const PresetFile file;
+  return file.path;
 }
 
 // Plans every stage of a chain (no device: the planning is what reads the text). The text's

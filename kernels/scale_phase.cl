@@ -41,12 +41,29 @@ void store_local16(float16 v, __local float *p) { *(__local float16_a4 *)p = v; 
 // Pixel x (any, from -PAD_L) of phase row r's channel c.
 #define PH_AT(r, x, c) ph[r][(((x) % PHASE_Q) + PHASE_Q) % PHASE_Q][((x) - ((((x) % PHASE_Q) + PHASE_Q) % PHASE_Q)) / PHASE_Q * CH + M0 * CH + (c)]
 
+// PAIRED: a second plane of the same shape (yuv420p's V after U) in the same launch, its groups
+// from pair_groups on.
+#ifdef PAIRED
+#define SECOND_PLANE , __global const uchar *src2, int src2_offset, int src2_pitch, \
+                       __global uchar *dst2, int dst2_offset, int dst2_pitch, int pair_groups
+#else
+#define SECOND_PLANE
+#endif
+
 // row_groups, row_weights: as scale_block.cl.
 __kernel __attribute__((reqd_work_group_size(1, 1, 1)))
 void scale_phase(SRC_PLANE, DST_PLANE, __global const int2 *row_groups, __global const float *row_weights,
-                 int src_lanes, int dst_lanes, int dst_rows) {
+                 int src_lanes, int dst_lanes, int dst_rows SECOND_PLANE) {
   __local float ph[ROWS][PHASE_Q][PH_PITCH];
-  const int g = get_global_id(0), y0 = g * ROWS;
+  int g = get_global_id(0);
+#ifdef PAIRED
+  if (g >= pair_groups) {
+    g -= pair_groups;
+    src = src2, src_offset = src2_offset, src_pitch = src2_pitch;
+    dst = dst2, dst_offset = dst2_offset, dst_pitch = dst2_pitch;
+  }
+#endif
+  const int y0 = g * ROWS;
   const int2 group = row_groups[g];
   __global const uchar *first = src + src_offset + (size_t)group.x * src_pitch;
   __global const float *wv = row_weights + (size_t)g * SPAN_V * ROWS;

@@ -100,6 +100,8 @@ std::vector<Case> make_cases(clvf_storage storage) {
     cases.push_back({CLVF_PIX_YUV420P, 640, 360, 1921, 1079, CLVF_SCALE_BILINEAR, 0, 0, CLVF_CHROMA_CENTER});
     cases.push_back({CLVF_PIX_NV12, 3840, 2160, 1280, 720, CLVF_SCALE_LANCZOS, 0, 0, CLVF_CHROMA_TOPLEFT, 4});
     cases.push_back({CLVF_PIX_YUV420P, 1920, 1080, 97, 61, CLVF_SCALE_AREA, 0, 0, CLVF_CHROMA_LEFT});
+    // The common web step from a software decoder's frames (CPUs: U and V in one launch).
+    cases.push_back({CLVF_PIX_YUV420P, 1920, 1080, 1280, 720, CLVF_SCALE_SPLINE36, 0, 0, CLVF_CHROMA_LEFT});
     // The widest frames there are (16K), down and up.
     cases.push_back({CLVF_PIX_NV12, 16384, 6, 8192, 4, CLVF_SCALE_BICUBIC, 0, 0.5, CLVF_CHROMA_LEFT});
     cases.push_back({CLVF_PIX_YUV420P, 4096, 2, 16384, 3, CLVF_SCALE_SPLINE36, 0, 0, CLVF_CHROMA_CENTER});

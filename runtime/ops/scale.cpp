@@ -130,12 +130,24 @@ Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params, bo
   planes_.resize(src_planes.size());
   const PixelFormat& f = *find_pixel_format(params_.format);
   size_t tmp_bytes = 0;
+  // yuv420p's U and V: one launch makes both where the phase kernel takes them (one wake of
+  // PoCL's workers and one launch a frame fewer). Not with float output, which binds its planes
+  // at plan time.
+  const auto same_shape = [&](size_t a, size_t b) {
+    return src_planes[a].width == src_planes[b].width && src_planes[a].height == src_planes[b].height &&
+           dst_planes[a].width == dst_planes[b].width && dst_planes[a].height == dst_planes[b].height &&
+           src_planes[a].channels == src_planes[b].channels;
+  };
   for (size_t i = 0; i < planes_.size(); ++i) {
     Plane& pl = planes_[i];
     pl.channels = src_planes[i].channels;
     pl.src_w = src_planes[i].width, pl.src_h = src_planes[i].height;
     pl.dst_w = dst_planes[i].width, pl.dst_h = dst_planes[i].height;
-    plan_plane(pl, f.planes[i].sub_x > 1);
+    if (i > 0 && planes_[i - 1].paired) {
+      pl.with_previous = pl.block = true;
+      continue;
+    }
+    plan_plane(pl, f.planes[i].sub_x > 1, !float_output_ && i + 1 < planes_.size() && i > 0 && same_shape(i, i + 1));
     if (!pl.block) tmp_bytes = std::max(tmp_bytes, sizeof(float) * tmp_pitch_of(pl) * pl.dst_h);
   }
   if (tmp_bytes) {
@@ -162,7 +174,7 @@ std::string Scale::build_options(const Plane& pl, bool src_image, bool dst_image
                      pl.channels, int(src_image), int(dst_image), f.bytes, f.shift, f.max_value(), int(float_output_));
 }
 
-void Scale::plan_plane(Plane& pl, bool chroma) {
+void Scale::plan_plane(Plane& pl, bool chroma, bool pair) {
   const ResampleFilter filter{params_.algorithm, params_.param_b, params_.param_c, params_.taps};
   const auto [h_axis, v_axis] = scale_axes(params_, pl.src_w, pl.src_h, pl.dst_w, pl.dst_h, chroma);
   const auto vt = build_resample_table(filter, v_axis);
@@ -179,7 +191,7 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
   };
 
   const bool one_pass = (kernels_ == Kernels::kPhase || kernels_ == Kernels::kBlock) && !src_image && !dst_image;
-  if (one_pass && kernels_ == Kernels::kPhase && plan_phase(pl, filter, h_axis, vt, index)) {
+  if (one_pass && kernels_ == Kernels::kPhase && plan_phase(pl, filter, h_axis, vt, index, pair)) {
     if (float_output_) bind_float_output(pl.v);
     return;
   }
@@ -243,17 +255,21 @@ void Scale::plan_plane(Plane& pl, bool chroma) {
 }
 
 bool Scale::plan_phase(Plane& pl, const ResampleFilter& filter, const AxisMapping& h_axis, const ResampleTable& vt,
-                       int index) {
+                       int index, bool pair) {
   // Only where it downscales (or keeps the width): 720p -> 1080p spline36 took 0.91 ms a frame
   // with it, 0.76 with the block kernel (PoCL, 2 cores).
   const PhasePattern pp = phase_pattern(filter, h_axis, kMaxPhaseP, kMaxPhaseQ);
   if (!pp.p || pp.p > pp.q) return false;
   const PhaseKernel pk = phase_kernel(pp, pl.channels, pl.src_w, pl.dst_w, kPhaseRows);
   if (pk.local_bytes > device_->device().getInfo<CL_DEVICE_LOCAL_MEM_SIZE>()) return false;
-  pl.v_range = cl::NDRange(one_pass_kernel(pl, vt, kPhaseRows, pk.defines, "scale_phase", pk.options));
+  const size_t groups =
+      one_pass_kernel(pl, vt, kPhaseRows, pk.defines, "scale_phase", pk.options + (pair ? " -DPAIRED=1" : ""));
+  pl.v_range = cl::NDRange(pair ? 2 * groups : groups);
   pl.v.set("src_lanes", pl.src_w * pl.channels);
   pl.v_local = cl::NDRange(1);
-  pl.v_name = fmt::format("scale_phase plane {}", index);
+  pl.v_name = pair ? fmt::format("scale_phase planes {}-{}", index, index + 1) : fmt::format("scale_phase plane {}", index);
+  if (pair) pl.v.set("pair_groups", static_cast<int>(groups));
+  pl.paired = pair;
   return true;
 }
 
@@ -288,8 +304,13 @@ void Scale::process(const clvf_frame& src, const clvf_frame& dst) {
 void Scale::enqueue_plane(size_t i, const cl::CommandQueue& q, const clvf_frame& src, const clvf_frame& dst) {
   const bool timed = device_->profiling();
   Plane& pl = planes_[i];
+  if (pl.with_previous) return;
   src_->set_args(pl.v, "src", src, i);
   if (!float_output_) dst_->set_args(pl.block ? pl.v : pl.h, "dst", dst, i);
+  if (pl.paired) {
+    src_->set_args(pl.v, "src2", src, i + 1);
+    dst_->set_args(pl.v, "dst2", dst, i + 1);
+  }
   q.enqueueNDRangeKernel(pl.v.get(), cl::NullRange, pl.v_range, pl.v_local, nullptr,
                          profile_.track(timed, pl.v_name));
   if (!pl.block)

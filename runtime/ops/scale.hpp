@@ -77,12 +77,16 @@ class Scale final : public Operation {
     Kernel h, v;
     cl::NDRange h_range, v_range, v_local;
     std::string v_name, h_name;  // in kernel-time reports
+    // paired: the phase kernel also makes the next plane (of the same shape) in the same launch;
+    // with_previous: this plane is that next one, and launches nothing of its own.
+    bool paired = false, with_previous = false;
   };
-  void plan_plane(Plane& plane, bool chroma);
+  // pair: the plane may take the next one into its launch (plan_phase).
+  void plan_plane(Plane& plane, bool chroma, bool pair = false);
   // The phase kernel for the plane where its horizontal ratio has a pattern and its local memory
   // fits the device; false (nothing planned) otherwise.
   bool plan_phase(Plane& plane, const ResampleFilter& filter, const AxisMapping& h_axis, const ResampleTable& vt,
-                  int index);
+                  int index, bool pair);
   // A one-pass kernel (kernels/NAME.cl) in plane.v: its output rows in groups of up to `group`
   // that share their source rows, the program from `defines` and `options` and the kernel's
   // files, the row groups and the plane's arguments bound. Returns the number of groups.

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): frames per second of scale_clvf and of FFmpeg's own scalers for 1080p
-# -> 720p NV12 and yuv420p, one run, same machine, same source; scale_clvf also with async_depth=3 (frames
-# kept in flight between FFmpeg's calls)
-# (bench/fps_lib.sh: steady-state fps, and the seconds to the first frames), ratios to swscale.
+# -> 720p NV12 and yuv420p, one run, same machine, same source; scale_clvf also with
+# async_depth=3 (frames kept in flight between FFmpeg's calls) (bench/fps_lib.sh: steady-state
+# fps, and the seconds to the first frames), ratios to swscale and to zscale with the same filter.
 #   bash bench/scale_fps.sh [frames]      CLVF_DEVICE picks the OpenCL device (default: default)
 set -euo pipefail
 N=${1:-300}

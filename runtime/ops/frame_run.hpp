@@ -3,9 +3,8 @@
 // uploads on the device's upload queue, the operation's kernels on its queue after them, and the
 // destination's downloads on the download queue after the kernels (the maps of host frames used
 // in place: on its queue), then returns: on a discrete GPU one frame's copies overlap another's
-// kernels. complete_frame waits for the frame, copies
-// staged outputs into the caller's planes and collects kernel times. On an error nothing enqueued
-// outlives the call.
+// kernels. complete_frame waits for the frame, copies staged outputs into the caller's planes and
+// collects kernel times. On an error nothing enqueued outlives the call.
 #pragma once
 #include <array>
 #include <vector>

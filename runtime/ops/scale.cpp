@@ -147,7 +147,8 @@ Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params, bo
       pl.with_previous = pl.block = true;
       continue;
     }
-    plan_plane(pl, f.planes[i].sub_x > 1, !float_output_ && i + 1 < planes_.size() && i > 0 && same_shape(i, i + 1));
+    const bool pair = !float_output_ && i > 0 && i + 1 < planes_.size() && same_shape(i, i + 1);
+    plan_plane(pl, f.planes[i].sub_x > 1, pair);
     if (!pl.block) tmp_bytes = std::max(tmp_bytes, sizeof(float) * tmp_pitch_of(pl) * pl.dst_h);
   }
   if (tmp_bytes) {
@@ -267,7 +268,8 @@ bool Scale::plan_phase(Plane& pl, const ResampleFilter& filter, const AxisMappin
   pl.v_range = cl::NDRange(pair ? 2 * groups : groups);
   pl.v.set("src_lanes", pl.src_w * pl.channels);
   pl.v_local = cl::NDRange(1);
-  pl.v_name = pair ? fmt::format("scale_phase planes {}-{}", index, index + 1) : fmt::format("scale_phase plane {}", index);
+  pl.v_name = pair ? fmt::format("scale_phase planes {}-{}", index, index + 1)
+                   : fmt::format("scale_phase plane {}", index);
   if (pair) pl.v.set("pair_groups", static_cast<int>(groups));
   pl.paired = pair;
   return true;

@@ -162,6 +162,10 @@ CLVF_API const char* clvf_device_name(const clvf_device* device) {
   return device ? device->impl->name().c_str() : "";
 }
 
+CLVF_API int clvf_device_copies_host_frames(const clvf_device* device) {
+  return device && !device->impl->zero_copy_host() ? 1 : 0;
+}
+
 CLVF_API clvf_status clvf_device_handles(const clvf_device* device, cl_context* context, cl_device_id* device_id,
                                          cl_command_queue* queue) {
   return api_call([&] {

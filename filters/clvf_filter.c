@@ -632,6 +632,12 @@ void ff_clvf_tag_frame(AVFrame *out, const clvf_stream *o)
         out->chroma_location = (enum AVChromaLocation)o->chroma_location;
 }
 
+void ff_clvf_queue_frames(CLVFQueue *q, int hw, const clvf_device *device)
+{
+    q->hw = hw;
+    q->src_copied = hw == CLVF_FRAMES_HOST && clvf_device_copies_host_frames(device);
+}
+
 static int complete_oldest(AVFilterContext *ctx, CLVFQueue *q)
 {
     AVFrame *in = q->in[0], *out = q->out[0];
@@ -699,11 +705,13 @@ static int queue_send(AVFilterContext *ctx, CLVFQueue *q, AVFrame *in)
             break; /* held back (src has been read), or nothing more at the end */
         av_frame_free(&q->waiting[0]);
         memmove(q->waiting, q->waiting + 1, --q->nb_waiting * sizeof(*q->waiting));
-        q->in[q->count] = in;
         q->out[q->count] = out;
+        q->in[q->count] = q->src_copied ? NULL : in;
         q->count++;
         out = NULL;
         if (in) {
+            if (q->src_copied)
+                av_frame_free(&in); /* read by submit */
             in = NULL;
             break;
         }

@@ -87,12 +87,17 @@ typedef struct CLVFQueue {
 
     AVFrame **waiting; /* properties of the inputs whose output has not started, oldest first */
     int nb_waiting, waiting_size;
-    AVFrame *in[CLVF_MAX_IN_FLIGHT], *out[CLVF_MAX_IN_FLIGHT]; /* started, oldest first */
+    int src_copied;                          /* inputs are read when submitted (ff_clvf_queue_frames) */
+    AVFrame *in[CLVF_MAX_IN_FLIGHT], *out[CLVF_MAX_IN_FLIGHT]; /* started, oldest first (in: NULL once read) */
     int count;
     int eof;   /* the end was sent */
     int depth; /* the async_depth option: at most depth - 1 outputs in flight when FFmpeg gets control */
 } CLVFQueue;
 
+/* Where the queue's frames are (CLVF_FRAMES_*), on `device`. System-memory frames that the device
+ * copies when they are submitted (clvf_device_copies_host_frames) are freed then, not when their
+ * output completes: FFmpeg reuses their memory (its pools, or the allocator's) sooner. */
+void ff_clvf_queue_frames(CLVFQueue *q, int hw, const clvf_device *device);
 /* Checks an input frame and makes the operation ready for it (planning it again when its tags
  * differ, after ff_clvf_drain). Does not take the frame. */
 typedef int (*ff_clvf_prepare_fn)(AVFilterContext *ctx, const AVFrame *in);

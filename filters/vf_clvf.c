@@ -172,7 +172,7 @@ static int clvf_chain_prepare(AVFilterContext *ctx, const AVFrame *in)
     s->queue.op = s->chain;
     s->queue.submit = chain_submit;
     s->queue.complete = chain_complete;
-    s->queue.hw = s->hw;
+    ff_clvf_queue_frames(&s->queue, s->hw, s->device);
     s->queue.in_format = ff_clvf_format(s->in_sw);
     s->queue.out_format = s->out.format;
     s->queue.tags = s->out;

@@ -187,7 +187,7 @@ static int plan_for(AVFilterContext *ctx, const AVFrame *in)
     s->queue.op = s->op;
     s->queue.submit = colorspace_submit;
     s->queue.complete = colorspace_complete;
-    s->queue.hw = s->hw;
+    ff_clvf_queue_frames(&s->queue, s->hw, s->device);
     s->queue.in_format = p->src_format;
     s->queue.out_format = p->dst_format;
     s->queue.tags = s->out;

@@ -152,7 +152,7 @@ static int denoise_clvf_config_output(AVFilterLink *outlink)
     s->queue.op = s->denoise;
     s->queue.submit = denoise_submit;
     s->queue.complete = denoise_complete;
-    s->queue.hw = s->hw;
+    ff_clvf_queue_frames(&s->queue, s->hw, s->device);
     s->queue.in_format = s->queue.out_format = s->params.format;
     s->queue.tags = (clvf_stream){ 0 }; /* the output keeps its input's tags */
     return 0;

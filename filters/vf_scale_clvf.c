@@ -159,7 +159,7 @@ static int create_scale(AVFilterContext *ctx)
     s->queue.op = s->scale;
     s->queue.submit = scale_submit;
     s->queue.complete = scale_complete;
-    s->queue.hw = s->hw;
+    ff_clvf_queue_frames(&s->queue, s->hw, s->device);
     s->queue.in_format = s->params.format;
     s->queue.out_format = s->params.dst_format ? s->params.dst_format : s->params.format;
     s->queue.tags = s->out;

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <random>
+#include <string>
 #include <thread>
 
 #include "checker_support.hpp"
@@ -109,6 +111,60 @@ TEST_P(AsyncFrames, InFlightFramesEqualOneAtATime) {
     ASSERT_EQ(op.submit(in[1]->frame(), out[1]->frame()), CLVF_OK) << clvf_last_error();
     op.release();
   }
+}
+
+// Where the device copies host frames (discrete GPUs; here the staged run, CLVF_NO_ZERO_COPY=1),
+// a source may be reused once submit returns: one source frame, refilled with the next frame's
+// samples right after each submit (and with noise after the last), still gives every output as
+// one frame at a time does.
+TEST_P(AsyncFrames, CopiedHostSourcesMayBeReusedAfterSubmit) {
+  if (GetParam() != CLVF_STORAGE_HOST) GTEST_SKIP() << "host frames only";
+  const char* no_zero_copy = std::getenv("CLVF_NO_ZERO_COPY");
+  const bool staged = (no_zero_copy && std::string(no_zero_copy) == "1") ||
+                      !device_->device().getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY>();
+  ASSERT_EQ(clvf_device_copies_host_frames(handle_), staged ? 1 : 0);
+  EXPECT_EQ(clvf_device_copies_host_frames(nullptr), 0);
+  if (!staged) GTEST_SKIP() << "host frames are used in place on this device (the staged run covers the rest)";
+  std::mt19937_64 rng(checker_seed());
+  int w = 0, h = 0;
+  Op op = make(true, CLVF_STORAGE_HOST, w, h);
+  ASSERT_TRUE(op.scale);
+  const auto shapes = colour_plane_shapes(CLVF_PIX_YUV420P, kSrcW, kSrcH);
+  const auto formats = colour_image_formats(CLVF_PIX_YUV420P);
+  constexpr int kFrames = 6;
+  std::vector<std::vector<RefPlane>> sources;
+  std::vector<std::unique_ptr<TestFrame>> out;
+  std::vector<std::vector<RefPlane>> expected;
+  TestFrame src(device_->context(), device_->queue(), CLVF_STORAGE_HOST, shapes, formats);
+  for (int n = 0; n < kFrames; ++n) {
+    sources.push_back(pack(CLVF_PIX_YUV420P, random_components(CLVF_PIX_YUV420P, kSrcW, kSrcH, rng), kSrcW, kSrcH));
+    src.fill(sources.back());
+    out.push_back(std::make_unique<TestFrame>(device_->context(), device_->queue(), CLVF_STORAGE_HOST,
+                                              colour_plane_shapes(CLVF_PIX_YUV420P, w, h), formats));
+    ASSERT_EQ(op.process(src.frame(), out.back()->frame()), CLVF_OK) << clvf_last_error();
+    bool intact = false;
+    expected.push_back(out.back()->read(&intact));
+    out.back()->fill(pack(CLVF_PIX_YUV420P, random_components(CLVF_PIX_YUV420P, w, h, rng), w, h));  // poison
+  }
+  src.fill(sources[0]);
+  int completed = 0;
+  for (int n = 0; n < kFrames; ++n) {
+    if (n >= CLVF_MAX_IN_FLIGHT) {
+      ASSERT_EQ(op.complete(), CLVF_OK) << clvf_last_error();
+      ++completed;
+    }
+    ASSERT_EQ(op.submit(src.frame(), out[n]->frame()), CLVF_OK) << clvf_last_error();
+    src.fill(n + 1 < kFrames ? sources[n + 1]
+                             : pack(CLVF_PIX_YUV420P, random_components(CLVF_PIX_YUV420P, kSrcW, kSrcH, rng), kSrcW, kSrcH));
+  }
+  for (; completed < kFrames; ++completed) ASSERT_EQ(op.complete(), CLVF_OK) << clvf_last_error();
+  for (int n = 0; n < kFrames; ++n) {
+    bool intact = false;
+    const auto got = out[n]->read(&intact);
+    EXPECT_TRUE(intact);
+    for (size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(got[i].data == expected[n][i].data) << "frame " << n << " plane " << i;
+  }
+  op.release();
 }
 
 // clvf_*_enqueue: a frame's kernels wait for the caller's events and report their own, with

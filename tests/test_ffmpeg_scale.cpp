@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -346,19 +347,26 @@ TEST_F(FfmpegScale, AsyncDepthGivesTheSameFrames) {
     const auto text = read_file(out);
     return std::string(text.begin(), text.end());
   };
-  for (const std::string vf : {"scale_clvf=w=128:h=96", "denoise_clvf=s=4:p=3:r=5:t=1", "colorspace_clvf=format=rgba",
-                               "clvf='chain=scale_clvf=w=128\\:h=96,denoise_clvf=s=4\\:p=3\\:r=5'"}) {
-    const std::string sync = md5s(vf), async = md5s(vf + ":async_depth=3");
-    std::istringstream lines(sync);
-    int count = 0;
-    for (std::string line; std::getline(lines, line);) count += !line.empty() && line[0] != '#';
-    EXPECT_EQ(count, 23) << vf << ":\n" << sync;
-    EXPECT_EQ(async, sync) << vf;
-    EXPECT_EQ(md5s(vf + ":async_depth=2"), sync) << vf;
+  // Also with host frames staged (the discrete-GPU path), where the filters free each input once
+  // it is submitted: FFmpeg may then reuse its memory for the next one.
+  for (const char* staged : {"0", "1"}) {
+    SCOPED_TRACE(fmt::format("CLVF_NO_ZERO_COPY={}", staged));
+    ASSERT_EQ(setenv("CLVF_NO_ZERO_COPY", staged, 1), 0);
+    for (const std::string vf : {"scale_clvf=w=128:h=96", "denoise_clvf=s=4:p=3:r=5:t=1", "colorspace_clvf=format=rgba",
+                                 "clvf='chain=scale_clvf=w=128\\:h=96,denoise_clvf=s=4\\:p=3\\:r=5'"}) {
+      const std::string sync = md5s(vf), async = md5s(vf + ":async_depth=3");
+      std::istringstream lines(sync);
+      int count = 0;
+      for (std::string line; std::getline(lines, line);) count += !line.empty() && line[0] != '#';
+      EXPECT_EQ(count, 23) << vf << ":\n" << sync;
+      EXPECT_EQ(async, sync) << vf;
+      EXPECT_EQ(md5s(vf + ":async_depth=2"), sync) << vf;
+    }
+    const std::string three = "scale_clvf=w=128:h=96,denoise_clvf=s=4:p=3:r=5,colorspace_clvf=format=rgba";
+    EXPECT_EQ(md5s("scale_clvf=w=128:h=96:async_depth=3,denoise_clvf=s=4:p=3:r=5:async_depth=3,"
+                   "colorspace_clvf=format=rgba:async_depth=3"), md5s(three));
   }
-  const std::string three = "scale_clvf=w=128:h=96,denoise_clvf=s=4:p=3:r=5,colorspace_clvf=format=rgba";
-  EXPECT_EQ(md5s("scale_clvf=w=128:h=96:async_depth=3,denoise_clvf=s=4:p=3:r=5:async_depth=3,"
-                 "colorspace_clvf=format=rgba:async_depth=3"), md5s(three));
+  unsetenv("CLVF_NO_ZERO_COPY");
 }
 
 }  // namespace

@@ -127,6 +127,11 @@ CLVF_API clvf_status clvf_device_share(clvf_device *device, clvf_device **out);
 CLVF_API void clvf_device_release(clvf_device *device);
 /* "platform / device" for logs; valid while the device lives. */
 CLVF_API const char *clvf_device_name(const clvf_device *device);
+/* 1 where the device copies frames in system memory (CLVF_STORAGE_HOST) through staging buffers
+ * (discrete GPUs): a host source is then read before submit returns and may be freed or reused
+ * at once; 0 where the device uses host frames in place (CPUs, shared memory), so that a source
+ * stays in use until its frame completes. 0 for a NULL device. */
+CLVF_API int clvf_device_copies_host_frames(const clvf_device *device);
 /* The OpenCL objects behind a device, so that callers can make buffers and images in its
  * context; any out pointer may be NULL. Not retained: valid while the device lives. */
 CLVF_API clvf_status clvf_device_handles(const clvf_device *device, cl_context *context,
@@ -267,7 +272,8 @@ CLVF_API clvf_status clvf_scale_process(clvf_scale *scale, const clvf_frame *src
  * overlap another's kernels): submit starts the frame and returns; complete waits for the oldest
  * frame submitted and finishes it (with host storage its output is in dst when complete
  * returns). At most CLVF_MAX_IN_FLIGHT frames may be in flight; src and dst must stay valid and
- * unchanged until their frame completes. A failed submit leaves nothing in flight for that frame. */
+ * unchanged until their frame completes (a host src only until submit returns where
+ * clvf_device_copies_host_frames). A failed submit leaves nothing in flight for that frame. */
 #define CLVF_MAX_IN_FLIGHT 3
 CLVF_API clvf_status clvf_scale_submit(clvf_scale *scale, const clvf_frame *src, const clvf_frame *dst);
 CLVF_API clvf_status clvf_scale_complete(clvf_scale *scale);

@@ -75,6 +75,8 @@ class ZeroCopy : public ::testing::TestWithParam<bool> {  // param: staging forc
 };
 
 TEST_P(ZeroCopy, EveryOperationOnHostFrames) {
+  // What the device tells callers (the filters free a staged source once it is submitted).
+  EXPECT_EQ(clvf_device_copies_host_frames(device_), GetParam() ? 1 : 0);
   clvf_scale_params sp;
   clvf_scale_params_default(&sp);
   sp.format = CLVF_PIX_NV12, sp.src_width = sp.dst_width = kW, sp.src_height = sp.dst_height = kH;

@@ -86,6 +86,8 @@ class Device {
     return used;
   }
   std::string name() const { return clvf_device_name(h_.get()); }
+  // Host sources are copied by submit (clvf_device_copies_host_frames).
+  bool copies_host_frames() const { return clvf_device_copies_host_frames(h_.get()) != 0; }
   // The OpenCL context behind the device (for the caller's buffers and images); not retained.
   cl_context context() const {
     cl_context c = nullptr;

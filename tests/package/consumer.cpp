@@ -52,7 +52,8 @@ int main() {
         return 1;
       }
     }
-    std::printf("consumer++: %s converted NV12 to RGBA through clvf.hpp, also as a chain; bad width refused\n", dev.name().c_str());
+    std::printf("consumer++: %s converted NV12 to RGBA through clvf.hpp, also as a chain; bad width refused; "
+                "host frames %s\n", dev.name().c_str(), dev.copies_host_frames() ? "copied" : "used in place");
   } catch (const clvf::Error& e) {
     std::fprintf(stderr, "consumer++: %s\n", e.what());
     return 1;

@@ -27,6 +27,7 @@ rows=(
   "yuv420p|zscale spline36|zscale=w=1280:h=720:filter=spline36"
   "yuv420p|scale_clvf bicubic|scale_clvf=w=1280:h=720:algorithm=bicubic"
   "yuv420p|scale_clvf spline36|scale_clvf=w=1280:h=720:algorithm=spline36"
+  "yuv420p|scale_clvf bicubic, async_depth=3|scale_clvf=w=1280:h=720:algorithm=bicubic:async_depth=3"
   "yuv420p|scale_clvf spline36, async_depth=3|scale_clvf=w=1280:h=720:algorithm=spline36:async_depth=3"
 )
 printf "1080p -> 720p, %d frames, %s, device: %s (zscale on nv12: through a swscale conversion to yuv420p)\n" \

@@ -14,6 +14,7 @@ struct PlaneGeometry {
   int width = 0, height = 0;  // pixels
   int channels = 1;           // samples per pixel (2 for NV12's UV)
   int bytes = 1;              // per sample
+  bool operator==(const PlaneGeometry&) const = default;
 };
 
 // Throws Error(INVALID_ARGUMENT) "OP: ..." naming what is allowed.

@@ -133,18 +133,14 @@ Scale::Scale(std::shared_ptr<Device> device, const clvf_scale_params& params, bo
   // yuv420p's U and V: one launch makes both where the phase kernel takes them (one wake of
   // PoCL's workers and one launch a frame fewer). Not with float output, which binds its planes
   // at plan time.
-  const auto same_shape = [&](size_t a, size_t b) {
-    return src_planes[a].width == src_planes[b].width && src_planes[a].height == src_planes[b].height &&
-           dst_planes[a].width == dst_planes[b].width && dst_planes[a].height == dst_planes[b].height &&
-           src_planes[a].channels == src_planes[b].channels;
-  };
+  const auto same_shape = [&](size_t a, size_t b) { return src_planes[a] == src_planes[b] && dst_planes[a] == dst_planes[b]; };
   for (size_t i = 0; i < planes_.size(); ++i) {
     Plane& pl = planes_[i];
     pl.channels = src_planes[i].channels;
     pl.src_w = src_planes[i].width, pl.src_h = src_planes[i].height;
     pl.dst_w = dst_planes[i].width, pl.dst_h = dst_planes[i].height;
     if (i > 0 && planes_[i - 1].paired) {
-      pl.with_previous = pl.block = true;
+      pl.with_previous = pl.block = true;  // no kernels of its own (nothing binds the intermediate)
       continue;
     }
     const bool pair = !float_output_ && i > 0 && i + 1 < planes_.size() && same_shape(i, i + 1);

@@ -12,7 +12,8 @@
 // and the horizontal taps are loads, not permutations.
 // Build options: PHASE_P, PHASE_Q, PAD_L, PAD_R (pixels the taps reach past each edge), M0 (phase
 // pixels before source pixel 0), PH_PITCH (floats per phase row), ROWS, SPAN_V, TAPS_V; the host
-// also defines pad_from (where each of those pixels reads, by resample_table.hpp's mirror_sample).
+// also defines PAD_COPIES (those pixels from the ones they repeat, by resample_table.hpp's
+// mirror_sample).
 
 #define VECTORS PHASE_Q
 #define CH CHANNELS
@@ -37,9 +38,6 @@ float16 load_lanes16_upto(__global const uchar *row, int lane, int limit) {
 typedef float16 float16_a4 __attribute__((aligned(4)));
 float16 load_local16(__local const float *p) { return *(__local const float16_a4 *)p; }
 void store_local16(float16 v, __local float *p) { *(__local float16_a4 *)p = v; }
-
-// Pixel x (any, from -PAD_L) of phase row r's channel c.
-#define PH_AT(r, x, c) ph[r][(((x) % PHASE_Q) + PHASE_Q) % PHASE_Q][((x) - ((((x) % PHASE_Q) + PHASE_Q) % PHASE_Q)) / PHASE_Q * CH + M0 * CH + (c)]
 
 // PAIRED: a second plane of the same shape (yuv420p's V after U) in the same launch, its groups
 // from pair_groups on.
@@ -67,7 +65,6 @@ void scale_phase(SRC_PLANE, DST_PLANE, __global const int2 *row_groups, __global
   const int2 group = row_groups[g];
   __global const uchar *first = src + src_offset + (size_t)group.x * src_pitch;
   __global const float *wv = row_weights + (size_t)g * SPAN_V * ROWS;
-  const int width = src_lanes / CH;
 
   const int blocks = (src_lanes + 16 * PHASE_Q - 1) / (16 * PHASE_Q), whole = src_lanes / (16 * PHASE_Q);
   for (int b = 0; b < blocks; ++b) {
@@ -84,14 +81,8 @@ void scale_phase(SRC_PLANE, DST_PLANE, __global const int2 *row_groups, __global
     _Pragma("unroll") for (int r = 0; r < ROWS; ++r) _Pragma("unroll") for (int q = 0; q < PHASE_Q; ++q)
       store_local16(SPLIT(column[r], q), &ph[r][q][(b * PX + M0) * CH]);
   }
-#if PAD_L + PAD_R
-  // The pixels the taps reach past the edges, from the ones they repeat (host: pad_from).
-  for (int r = 0; r < ROWS; ++r)
-    for (int c = 0; c < CH; ++c)
-      for (int i = 0; i < PAD_L + PAD_R; ++i) {
-        const int x = i < PAD_L ? i - PAD_L : width + i - PAD_L;
-        PH_AT(r, x, c) = PH_AT(r, pad_from[i], c);
-      }
+#ifdef PAD_COPIES
+  for (int r = 0; r < ROWS; ++r) PAD_COPIES(ph[r]);
 #endif
 
   const int out_blocks = (dst_lanes + 16 * PHASE_P - 1) / (16 * PHASE_P);

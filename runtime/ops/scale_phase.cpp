@@ -68,19 +68,22 @@ PhaseKernel phase_kernel(const PhasePattern& pp, int channels, int src_w, int ds
   PhaseKernel k;
   k.defines = fmt::format("#define SPLIT(c, q) {}\n#define HSUM(phi) {}\n#define MERGE(o, v) {}\n",
                           choice("q", splits), choice("phi", sums), choice("v", merges));
-  // pad_from[i]: the source pixel that pad pixel i (the PAD_L before pixel 0, then the PAD_R past
-  // the last) repeats.
-  if (pp.pad_left + pp.pad_right) {
-    std::string from;
-    for (int i = 0; i < pp.pad_left + pp.pad_right; ++i) {
-      const int x = i < pp.pad_left ? i - pp.pad_left : src_w + i - pp.pad_left;
-      from += fmt::format("{}{}", i ? ", " : "", mirror_sample(x, src_w));
-    }
-    k.defines += fmt::format("__constant int pad_from[] = {{{}}};\n", from);
+  // PAD_COPIES(p): the pixels the taps reach past the edges (the pad_left before pixel 0, the
+  // pad_right past the last) from the ones they repeat, in a work-item row p of phase rows, as
+  // constant indices: with the plane's width known here, the kernel does no index arithmetic.
+  const int m0 = (pp.pad_left + pp.q - 1) / pp.q;
+  const auto at = [&](int x, int c) {
+    const int q = ((x % pp.q) + pp.q) % pp.q;
+    return fmt::format("(p)[{}][{}]", q, (x - q) / pp.q * ch + m0 * ch + c);
+  };
+  std::string copies;
+  for (int i = 0; i < pp.pad_left + pp.pad_right; ++i) {
+    const int x = i < pp.pad_left ? i - pp.pad_left : src_w + i - pp.pad_left;
+    for (int c = 0; c < ch; ++c) copies += fmt::format(" {} = {};", at(x, c), at(mirror_sample(x, src_w), c));
   }
+  if (!copies.empty()) k.defines += fmt::format("#define PAD_COPIES(p) do {{{} }} while (0)\n", copies);
   // Local memory: phase pixels from -M0; written up to the source's blocks and the right edge's
   // mirror, read up to the last output block's furthest tap.
-  const int m0 = (pp.pad_left + pp.q - 1) / pp.q;
   const int src_blocks = (src_w + pp.q * px - 1) / (pp.q * px), dst_blocks = (dst_w + pp.p * px - 1) / (pp.p * px);
   const int pitch = std::max({(src_blocks * px + m0) * ch, ((src_w + pp.pad_right - 1) / pp.q + m0 + 1) * ch,
                               ((dst_blocks - 1) * px + shift_max + m0) * ch + 16});

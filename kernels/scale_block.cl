@@ -30,6 +30,7 @@ __kernel void scale_block(SRC_PLANE, DST_PLANE, __global const int2 *row_groups,
   const int lane0 = block.x * CHANNELS;
   __global const uchar *first = src + src_offset + (size_t)group.x * src_pitch;
   __global const float *wv = row_weights + (size_t)g * SPAN_V * ROWS;
+#define WEIGHT(s, r) wv[(s) * ROWS + (r)]
   float16 column[ROWS][VECTORS];
   _Pragma("unroll") for (int r = 0; r < ROWS; ++r) _Pragma("unroll") for (int v = 0; v < VECTORS; ++v) column[r][v] = 0.0f;
   COLUMNS(load_lanes16)

@@ -64,7 +64,12 @@ void scale_phase(SRC_PLANE, DST_PLANE, __global const int2 *row_groups, __global
   const int y0 = g * ROWS;
   const int2 group = row_groups[g];
   __global const uchar *first = src + src_offset + (size_t)group.x * src_pitch;
-  __global const float *wv = row_weights + (size_t)g * SPAN_V * ROWS;
+  // The group's vertical weights as whole vectors: a multiply-add then loads its weight, where
+  // broadcasting it from row_weights took a shuffle every time (PoCL, 1080p->720p spline36 kernel
+  // minima 0.257 -> 0.243 ms luma).
+  __local float16 wl[SPAN_V * ROWS];
+  for (int i = 0; i < SPAN_V * ROWS; ++i) wl[i] = (float16)row_weights[(size_t)g * SPAN_V * ROWS + i];
+#define WEIGHT(s, r) wl[(s) * ROWS + (r)]
 
   const int blocks = (src_lanes + 16 * PHASE_Q - 1) / (16 * PHASE_Q), whole = src_lanes / (16 * PHASE_Q);
   for (int b = 0; b < blocks; ++b) {

@@ -1,7 +1,7 @@
 // What the one-pass CPU scale kernels (scale_block.cl, scale_phase.cl) share: a work-item makes
 // ROWS output rows from the SPAN_V source rows of its row group, each source row loaded and
 // converted once and weighted for every output row in registers (column[ROWS][VECTORS] of 16-lane
-// vectors from `first`, lanes from `lane0`, weights `wv`: see the kernels).
+// vectors from `first`, lanes from `lane0`, weights WEIGHT(s, r): see the kernels).
 
 #if SPAN_V <= 64
 #define UNROLL_V _Pragma("unroll")
@@ -51,12 +51,12 @@ float16 load_lanes16(__global const uchar *row, int lane) {
   } while (0)
 
 // Source row s of the group weighted for output row r (where IN_WINDOW(r, s)), its lanes read by
-// LOAD(row, lane).
+// LOAD(row, lane), weighted by WEIGHT(s, r) (the kernel's).
 #define VERTICAL(IN_WINDOW, LOAD)                                                              \
   UNROLL_V for (int s = 0; s < SPAN_V; ++s) {                                                  \
     _Pragma("unroll") for (int v = 0; v < VECTORS; ++v) {                                      \
       const float16 x = LOAD(first + (size_t)s * src_pitch, lane0 + 16 * v);                   \
-      _Pragma("unroll") for (int r = 0; r < ROWS; ++r) if (IN_WINDOW(r, s)) column[r][v] += wv[s * ROWS + r] * x; \
+      _Pragma("unroll") for (int r = 0; r < ROWS; ++r) if (IN_WINDOW(r, s)) column[r][v] += WEIGHT(s, r) * x; \
     }                                                                                          \
   }
 #define ANY_ROW(r, s) 1

@@ -258,7 +258,9 @@ bool Scale::plan_phase(Plane& pl, const ResampleFilter& filter, const AxisMappin
   const PhasePattern pp = phase_pattern(filter, h_axis, kMaxPhaseP, kMaxPhaseQ);
   if (!pp.p || pp.p > pp.q) return false;
   const PhaseKernel pk = phase_kernel(pp, pl.channels, pl.src_w, pl.dst_w, kPhaseRows);
-  if (pk.local_bytes > device_->device().getInfo<CL_DEVICE_LOCAL_MEM_SIZE>()) return false;
+  // With the group's vertical weights as vectors (at most kMaxBlockRowSpan source rows a group).
+  const size_t weight_bytes = sizeof(cl_float16) * kMaxBlockRowSpan * kPhaseRows;
+  if (pk.local_bytes + weight_bytes > device_->device().getInfo<CL_DEVICE_LOCAL_MEM_SIZE>()) return false;
   const size_t groups =
       one_pass_kernel(pl, vt, kPhaseRows, pk.defines, "scale_phase", pk.options + (pair ? " -DPAIRED=1" : ""));
   pl.v_range = cl::NDRange(pair ? 2 * groups : groups);

@@ -84,7 +84,7 @@ std::vector<Case> make_cases(clvf_storage storage) {
     cases.push_back(k);
   }
   // Widths in a ratio of small whole numbers (q source to p output pixels), where every output
-  // repeats one pattern of taps: CPUs take the phase kernel there (where the width shrinks). The
+  // repeats one pattern of taps: CPUs take the phase kernel there (up and down). The
   // small set (Oclgrind, the sanitizer stage) takes the first three: each case is a few programs
   // to build.
   const int ratios[][2] = {{2, 3}, {1, 2}, {3, 2}, {1, 3}, {3, 4}, {4, 3}, {1, 4}, {2, 1}, {1, 1}, {4, 1}};
@@ -102,6 +102,9 @@ std::vector<Case> make_cases(clvf_storage storage) {
     cases.push_back({CLVF_PIX_YUV420P, 1920, 1080, 97, 61, CLVF_SCALE_AREA, 0, 0, CLVF_CHROMA_LEFT});
     // The common web step from a software decoder's frames (CPUs: U and V in one launch).
     cases.push_back({CLVF_PIX_YUV420P, 1920, 1080, 1280, 720, CLVF_SCALE_SPLINE36, 0, 0, CLVF_CHROMA_LEFT});
+    // And the common upscales: 720p to 1080p (three phases to merge a block) and 540p to 1080p.
+    cases.push_back({CLVF_PIX_YUV420P, 1280, 720, 1920, 1080, CLVF_SCALE_SPLINE36, 0, 0, CLVF_CHROMA_LEFT});
+    cases.push_back({CLVF_PIX_NV12, 960, 540, 1920, 1080, CLVF_SCALE_BICUBIC, 0, 0.5, CLVF_CHROMA_TOPLEFT});
     // The widest frames there are (16K), down and up.
     cases.push_back({CLVF_PIX_NV12, 16384, 6, 8192, 4, CLVF_SCALE_BICUBIC, 0, 0.5, CLVF_CHROMA_LEFT});
     cases.push_back({CLVF_PIX_YUV420P, 4096, 2, 16384, 3, CLVF_SCALE_SPLINE36, 0, 0, CLVF_CHROMA_CENTER});

@@ -10,8 +10,31 @@ namespace {
 
 int floor_div(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
-// "(c)[v].sX" of lane l of an array of float16 named c.
-std::string lane_of(const char* array, int l) { return fmt::format("({})[{}].s{:x}", array, l / 16, l % 16); }
+// A float16 whose lane i is lane lanes[i] of the array of float16 named `array` (flat: vector
+// lanes[i] / 16, lane lanes[i] % 16), as a chain of two-vector shuffles, one vector more at each
+// (clang's __builtin_shufflevector; -1: a lane the next shuffle fills). A vector literal of lanes
+// from three vectors became a dozen shuffles, inserts and blends (PoCL, the 2:3 merge).
+std::string gather16(const char* array, const std::vector<int>& lanes) {
+  std::vector<int> sources;
+  for (int l : lanes)
+    if (std::find(sources.begin(), sources.end(), l / 16) == sources.end()) sources.push_back(l / 16);
+  const auto vec = [&](int v) { return fmt::format("({})[{}]", array, v); };
+  if (sources.size() == 1) sources.push_back(sources[0]);
+  std::string expr = vec(sources[0]);
+  for (size_t k = 1; k < sources.size(); ++k) {
+    std::string index;
+    for (size_t i = 0; i < lanes.size(); ++i) {
+      const int from = lanes[i] / 16, lane = lanes[i] % 16;
+      const auto at = std::find(sources.begin(), sources.begin() + static_cast<long>(k), from);
+      int idx = -1;
+      if (from == sources[k] && at == sources.begin() + static_cast<long>(k)) idx = 16 + lane;
+      else if (at != sources.begin() + static_cast<long>(k)) idx = k == 1 ? lane : static_cast<int>(i);
+      index += fmt::format(", {}", idx);
+    }
+    expr = fmt::format("__builtin_shufflevector({}, {}{})", expr, vec(sources[k]), index);
+  }
+  return expr;
+}
 
 // "(k) == 0 ? a : (k) == 1 ? b : c" over the cases.
 std::string choice(const char* k, const std::vector<std::string>& cases) {
@@ -27,10 +50,9 @@ PhaseKernel phase_kernel(const PhasePattern& pp, int channels, int src_w, int ds
   // SPLIT(c, q): phase q of Q source vectors c, lane i: pixel q + Q * (i / CH), channel i % CH.
   std::vector<std::string> splits;
   for (int q = 0; q < pp.q; ++q) {
-    std::string lanes;
-    for (int i = 0; i < 16; ++i)
-      lanes += (i ? ", " : "") + lane_of("c", (pp.q * (i / ch) + q) * ch + i % ch);
-    splits.push_back(fmt::format("(float16)({})", lanes));
+    std::vector<int> lanes;
+    for (int i = 0; i < 16; ++i) lanes.push_back((pp.q * (i / ch) + q) * ch + i % ch);
+    splits.push_back(gather16("c", lanes));
   }
   // HSUM(phi): the pattern's nonzero taps of phase phi as multiply-adds of PH(q, shift).
   std::vector<std::string> sums;
@@ -58,12 +80,12 @@ PhaseKernel phase_kernel(const PhasePattern& pp, int channels, int src_w, int ds
   // MERGE(o, v): output vector v of the block from the phases' vectors o[phi].
   std::vector<std::string> merges;
   for (int v = 0; v < pp.p; ++v) {
-    std::string lanes;
+    std::vector<int> lanes;
     for (int i = 0; i < 16; ++i) {
       const int l = v * 16 + i, n = l / ch;
-      lanes += (i ? ", " : "") + lane_of("o", (n % pp.p) * 16 + (n / pp.p) * ch + l % ch);
+      lanes.push_back((n % pp.p) * 16 + (n / pp.p) * ch + l % ch);
     }
-    merges.push_back(fmt::format("(float16)({})", lanes));
+    merges.push_back(gather16("o", lanes));
   }
   PhaseKernel k;
   k.defines = fmt::format("#define SPLIT(c, q) {}\n#define HSUM(phi) {}\n#define MERGE(o, v) {}\n",

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): frames per second of scale_clvf and of FFmpeg's own scalers for 1080p
-# -> 720p NV12 and yuv420p, one run, same machine, same source; scale_clvf also with
+# -> 720p NV12 and yuv420p, 720p -> 1080p and 1080p -> 1366x768 yuv420p, one run, same machine,
+# same source; scale_clvf also with
 # async_depth=3 (frames kept in flight between FFmpeg's calls) (bench/fps_lib.sh: steady-state
 # fps, and the seconds to the first frames), ratios to swscale and to zscale with the same filter.
 #   bash bench/scale_fps.sh [frames]      CLVF_DEVICE picks the OpenCL device (default: default)
@@ -10,44 +11,56 @@ source "$(dirname "$0")/fps_lib.sh"
 source "$(dirname "$0")/plot.sh"
 
 declare -A fps
-# format|scaler|chain. zimg has no NV12: on NV12 FFmpeg puts a swscale conversion to yuv420p in
+# size|format|scaler|chain. zimg has no NV12: on NV12 FFmpeg puts a swscale conversion to yuv420p in
 # front of zscale (its auto_scale filter), so zscale's NV12 rows count that conversion too; the
-# yuv420p rows (what FFmpeg's software decoders give) compare the scalers alone.
+# yuv420p rows (what FFmpeg's software decoders give) compare the scalers alone. After the 1080p
+# -> 720p rows: the common upscale 720p -> 1080p, and 1080p -> 1366x768, a ratio with no short
+# pattern (PoCL runs the block kernel there, not the phase kernel).
 rows=(
-  "nv12|swscale bicubic|scale=1280:720:flags=bicubic"
-  "nv12|zscale bicubic|zscale=w=1280:h=720:filter=bicubic"
-  "nv12|zscale spline36|zscale=w=1280:h=720:filter=spline36"
-  "nv12|scale_clvf bicubic|scale_clvf=w=1280:h=720:algorithm=bicubic"
-  "nv12|scale_clvf bilinear|scale_clvf=w=1280:h=720:algorithm=bilinear"
-  "nv12|scale_clvf spline36|scale_clvf=w=1280:h=720:algorithm=spline36"
-  "nv12|scale_clvf bicubic, async_depth=3|scale_clvf=w=1280:h=720:algorithm=bicubic:async_depth=3"
-  "nv12|scale_clvf spline36, async_depth=3|scale_clvf=w=1280:h=720:algorithm=spline36:async_depth=3"
-  "yuv420p|swscale bicubic|scale=1280:720:flags=bicubic"
-  "yuv420p|zscale bicubic|zscale=w=1280:h=720:filter=bicubic"
-  "yuv420p|zscale spline36|zscale=w=1280:h=720:filter=spline36"
-  "yuv420p|scale_clvf bicubic|scale_clvf=w=1280:h=720:algorithm=bicubic"
-  "yuv420p|scale_clvf spline36|scale_clvf=w=1280:h=720:algorithm=spline36"
-  "yuv420p|scale_clvf bicubic, async_depth=3|scale_clvf=w=1280:h=720:algorithm=bicubic:async_depth=3"
-  "yuv420p|scale_clvf spline36, async_depth=3|scale_clvf=w=1280:h=720:algorithm=spline36:async_depth=3"
+  "1080p->720p|nv12|swscale bicubic|scale=1280:720:flags=bicubic"
+  "1080p->720p|nv12|zscale bicubic|zscale=w=1280:h=720:filter=bicubic"
+  "1080p->720p|nv12|zscale spline36|zscale=w=1280:h=720:filter=spline36"
+  "1080p->720p|nv12|scale_clvf bicubic|scale_clvf=w=1280:h=720:algorithm=bicubic"
+  "1080p->720p|nv12|scale_clvf bilinear|scale_clvf=w=1280:h=720:algorithm=bilinear"
+  "1080p->720p|nv12|scale_clvf spline36|scale_clvf=w=1280:h=720:algorithm=spline36"
+  "1080p->720p|nv12|scale_clvf bicubic, async_depth=3|scale_clvf=w=1280:h=720:algorithm=bicubic:async_depth=3"
+  "1080p->720p|nv12|scale_clvf spline36, async_depth=3|scale_clvf=w=1280:h=720:algorithm=spline36:async_depth=3"
+  "1080p->720p|yuv420p|swscale bicubic|scale=1280:720:flags=bicubic"
+  "1080p->720p|yuv420p|zscale bicubic|zscale=w=1280:h=720:filter=bicubic"
+  "1080p->720p|yuv420p|zscale spline36|zscale=w=1280:h=720:filter=spline36"
+  "1080p->720p|yuv420p|scale_clvf bicubic|scale_clvf=w=1280:h=720:algorithm=bicubic"
+  "1080p->720p|yuv420p|scale_clvf spline36|scale_clvf=w=1280:h=720:algorithm=spline36"
+  "1080p->720p|yuv420p|scale_clvf bicubic, async_depth=3|scale_clvf=w=1280:h=720:algorithm=bicubic:async_depth=3"
+  "1080p->720p|yuv420p|scale_clvf spline36, async_depth=3|scale_clvf=w=1280:h=720:algorithm=spline36:async_depth=3"
+  "720p->1080p|yuv420p|swscale bicubic|scale=1920:1080:flags=bicubic"
+  "720p->1080p|yuv420p|zscale spline36|zscale=w=1920:h=1080:filter=spline36"
+  "720p->1080p|yuv420p|scale_clvf bicubic|scale_clvf=w=1920:h=1080:algorithm=bicubic"
+  "720p->1080p|yuv420p|scale_clvf spline36|scale_clvf=w=1920:h=1080:algorithm=spline36"
+  "1080p->1366x768|yuv420p|swscale bicubic|scale=1366:768:flags=bicubic"
+  "1080p->1366x768|yuv420p|zscale spline36|zscale=w=1366:h=768:filter=spline36"
+  "1080p->1366x768|yuv420p|scale_clvf bicubic|scale_clvf=w=1366:h=768:algorithm=bicubic"
+  "1080p->1366x768|yuv420p|scale_clvf spline36|scale_clvf=w=1366:h=768:algorithm=spline36"
 )
-printf "1080p -> 720p, %d frames, %s, device: %s (zscale on nv12: through a swscale conversion to yuv420p)\n" \
+printf "%d frames, %s, device: %s (zscale on nv12: through a swscale conversion to yuv420p)\n" \
   "$N" "$(nproc) cores" "${CLVF_DEVICE:-default}"
-printf "%-44s %10s %14s %16s %10s\n" "scaler" "fps" "vs swscale" "vs zscale same" "startup s"
+printf "%-58s %10s %14s %16s %10s\n" "scaler" "fps" "vs swscale" "vs zscale same" "startup s"
 table=$(mktemp)
 for row in "${rows[@]}"; do
-  IFS='|' read -r fmt scaler chain <<< "$row"
-  name="$scaler, $fmt"
-  read -r f startup <<< "$(SRC_FMT=$fmt fps_of "$chain" "$N")"
+  IFS='|' read -r size fmt scaler chain <<< "$row"
+  name="$scaler, $fmt, $size"
+  src=1920x1080
+  [ "${size%%->*}" = 720p ] && src=1280x720
+  read -r f startup <<< "$(SRC_SIZE=$src SRC_FMT=$fmt fps_of "$chain" "$N")"
   fps[$name]=$f
-  ref=${fps[swscale bicubic, $fmt]:-}
+  ref=${fps[swscale bicubic, $fmt, $size]:-}
   if [ -n "$ref" ] && [ "$scaler" != "swscale bicubic" ]; then r=$(ratio "$f" "$ref"); else r="-"; fi
-  same="${scaler/scale_clvf/zscale}" same="${same%, async*}, $fmt"
+  same="${scaler/scale_clvf/zscale}" same="${same%, async*}, $fmt, $size"
   if [ "$same" != "$name" ] && [ -n "${fps[$same]:-}" ]; then
     zratio=$(ratio "$f" "${fps[$same]}")
   else zratio="-"; fi
-  printf "%-44s %10s %14s %16s %10s\n" "$name" "$f" "$r" "$zratio" "$startup"
+  printf "%-58s %10s %14s %16s %10s\n" "$name" "$f" "$r" "$zratio" "$startup"
   printf "%s\t%s\n" "$name" "$f" >> "$table"
 done
-plot_rows "1080p -> 720p, $(nproc) cores, device ${CLVF_DEVICE:-default}" \
+plot_rows "scale, $(nproc) cores, device ${CLVF_DEVICE:-default}" \
   "${CLVF_BUILD_DIR:-$ROOT/build}/bench/scale_fps.png" "$table"
 rm -f "$table"

@@ -48,11 +48,32 @@ void store_local16(float16 v, __local float *p) { *(__local float16_a4 *)p = v; 
 #define SECOND_PLANE
 #endif
 
+// TAPS_H (taps a horizontal output): the form for ratios with no short pattern (scale_taps.hpp).
+// The vertical results stay in lane order, and output vector b is TAP_CASES' case for its
+// pattern tap_blocks[b].y: taps gathered by shuffles from the window at lane tap_blocks[b].x,
+// weighted by tap_weights[b * TAPS_H + tap].
+#ifdef TAPS_H
+#define TAP_ARGS , __global const int2 *tap_blocks, __global const float16 *tap_weights
+#define STORE_COLUMNS(r, b) \
+  _Pragma("unroll") for (int v = 0; v < VECTORS; ++v) store_local16(column[r][v], &row[r][(b) * 16 * VECTORS + 16 * v])
+#else
+#define TAP_ARGS
+#define STORE_COLUMNS(r, b) \
+  _Pragma("unroll") for (int q = 0; q < PHASE_Q; ++q) store_local16(SPLIT(column[r], q), &ph[r][q][((b) * PX + M0) * CH])
+#endif
+
 // row_groups, row_weights: as scale_block.cl.
 __kernel __attribute__((reqd_work_group_size(1, 1, 1)))
 void scale_phase(SRC_PLANE, DST_PLANE, __global const int2 *row_groups, __global const float *row_weights,
-                 int src_lanes, int dst_lanes, int dst_rows SECOND_PLANE) {
+                 int src_lanes, int dst_lanes, int dst_rows TAP_ARGS SECOND_PLANE) {
+#ifdef TAPS_H
+  __local float row[ROWS][PH_PITCH];
+  // Windows may reach past the written blocks: finite values there (their lanes are never taken).
+  for (int r = 0; r < ROWS; ++r)
+    for (int i = WRITTEN; i < PH_PITCH; ++i) row[r][i] = 0.0f;
+#else
   __local float ph[ROWS][PHASE_Q][PH_PITCH];
+#endif
   int g = get_global_id(0);
 #ifdef PAIRED
   if (g >= pair_groups) {
@@ -83,13 +104,20 @@ void scale_phase(SRC_PLANE, DST_PLANE, __global const int2 *row_groups, __global
       VERTICAL(ANY_ROW, LOAD_UPTO)
 #undef LOAD_UPTO
     }
-    _Pragma("unroll") for (int r = 0; r < ROWS; ++r) _Pragma("unroll") for (int q = 0; q < PHASE_Q; ++q)
-      store_local16(SPLIT(column[r], q), &ph[r][q][(b * PX + M0) * CH]);
+    _Pragma("unroll") for (int r = 0; r < ROWS; ++r) STORE_COLUMNS(r, b);
   }
 #ifdef PAD_COPIES
   for (int r = 0; r < ROWS; ++r) PAD_COPIES(ph[r]);
 #endif
 
+#ifdef TAPS_H
+  const int out_vectors = (dst_lanes + 15) / 16;
+  for (int b = 0; b < out_vectors; ++b) {
+    const int2 blk = tap_blocks[b];
+    __global const float16 *wt = tap_weights + (size_t)b * TAPS_H;
+    switch (blk.y) { TAP_CASES }
+  }
+#else
   const int out_blocks = (dst_lanes + 16 * PHASE_P - 1) / (16 * PHASE_P);
   for (int r = 0; r < ROWS; ++r) {
     const int y = y0 + r;
@@ -103,4 +131,5 @@ void scale_phase(SRC_PLANE, DST_PLANE, __global const int2 *row_groups, __global
       _Pragma("unroll") for (int v = 0; v < PHASE_P; ++v) STORE_LANES(MERGE(o, v), y, (b * PHASE_P + v) * 16, dst_lanes);
     }
   }
+#endif
 }

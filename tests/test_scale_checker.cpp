@@ -105,6 +105,9 @@ std::vector<Case> make_cases(clvf_storage storage) {
     // And the common upscales: 720p to 1080p (three phases to merge a block) and 540p to 1080p.
     cases.push_back({CLVF_PIX_YUV420P, 1280, 720, 1920, 1080, CLVF_SCALE_SPLINE36, 0, 0, CLVF_CHROMA_LEFT});
     cases.push_back({CLVF_PIX_NV12, 960, 540, 1920, 1080, CLVF_SCALE_BICUBIC, 0, 0.5, CLVF_CHROMA_TOPLEFT});
+    // Ratios with no short pattern (CPUs: the taps form): windows of two and three vectors.
+    cases.push_back({CLVF_PIX_YUV420P, 1920, 1080, 1366, 768, CLVF_SCALE_SPLINE36, 0, 0, CLVF_CHROMA_LEFT});
+    cases.push_back({CLVF_PIX_NV12, 1920, 1080, 854, 480, CLVF_SCALE_SPLINE36, 0, 0, CLVF_CHROMA_LEFT});
     // The widest frames there are (16K), down and up.
     cases.push_back({CLVF_PIX_NV12, 16384, 6, 8192, 4, CLVF_SCALE_BICUBIC, 0, 0.5, CLVF_CHROMA_LEFT});
     cases.push_back({CLVF_PIX_YUV420P, 4096, 2, 16384, 3, CLVF_SCALE_SPLINE36, 0, 0, CLVF_CHROMA_CENTER});

@@ -14,6 +14,7 @@
 #include "runtime/ops/frame_run.hpp"
 #include "runtime/ops/resample_table.hpp"
 #include "runtime/ops/scale_phase.hpp"
+#include "runtime/ops/scale_taps.hpp"
 #include "runtime/scratch.hpp"
 
 namespace clvf::detail {
@@ -188,7 +189,8 @@ void Scale::plan_plane(Plane& pl, bool chroma, bool pair) {
   };
 
   const bool one_pass = (kernels_ == Kernels::kPhase || kernels_ == Kernels::kBlock) && !src_image && !dst_image;
-  if (one_pass && kernels_ == Kernels::kPhase && plan_phase(pl, filter, h_axis, vt, index, pair)) {
+  if (one_pass && kernels_ == Kernels::kPhase &&
+      (plan_phase(pl, filter, h_axis, vt, index, pair) || plan_taps(pl, filter, h_axis, vt, index, pair))) {
     if (float_output_) bind_float_output(pl.v);
     return;
   }
@@ -264,14 +266,32 @@ bool Scale::plan_phase(Plane& pl, const ResampleFilter& filter, const AxisMappin
   if (pk.local_bytes + weight_bytes > device_->device().getInfo<CL_DEVICE_LOCAL_MEM_SIZE>()) return false;
   const size_t groups =
       one_pass_kernel(pl, vt, kPhaseRows, pk.defines, "scale_phase", pk.options + (pair ? " -DPAIRED=1" : ""));
+  launch_rows(pl, groups, "scale_phase", index, pair);
+  return true;
+}
+
+bool Scale::plan_taps(Plane& pl, const ResampleFilter& filter, const AxisMapping& h_axis, const ResampleTable& vt,
+                      int index, bool pair) {
+  const TapsKernel tk = taps_kernel(build_resample_table(filter, h_axis), pl.channels, pl.src_w, pl.dst_w, kPhaseRows);
+  if (tk.options.empty()) return false;
+  const size_t weight_bytes = sizeof(cl_float16) * kMaxBlockRowSpan * kPhaseRows;
+  if (tk.local_bytes + weight_bytes > device_->device().getInfo<CL_DEVICE_LOCAL_MEM_SIZE>()) return false;
+  const size_t groups =
+      one_pass_kernel(pl, vt, kPhaseRows, tk.defines, "scale_phase", tk.options + (pair ? " -DPAIRED=1" : ""));
+  pl.h_table = {read_only_copy(device_->context(), tk.blocks), read_only_copy(device_->context(), tk.weights)};
+  pl.v.set("tap_blocks", pl.h_table.offsets);
+  pl.v.set("tap_weights", pl.h_table.weights);
+  launch_rows(pl, groups, "scale_taps", index, pair);
+  return true;
+}
+
+void Scale::launch_rows(Plane& pl, size_t groups, const char* name, int index, bool pair) {
   pl.v_range = cl::NDRange(pair ? 2 * groups : groups);
   pl.v.set("src_lanes", pl.src_w * pl.channels);
   pl.v_local = cl::NDRange(1);
-  pl.v_name = pair ? fmt::format("scale_phase planes {}-{}", index, index + 1)
-                   : fmt::format("scale_phase plane {}", index);
+  pl.v_name = pair ? fmt::format("{} planes {}-{}", name, index, index + 1) : fmt::format("{} plane {}", name, index);
   if (pair) pl.v.set("pair_groups", static_cast<int>(groups));
   pl.paired = pair;
-  return true;
 }
 
 size_t Scale::one_pass_kernel(Plane& pl, const ResampleTable& vt, int group, const std::string& defines,

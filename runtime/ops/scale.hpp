@@ -71,7 +71,8 @@ class Scale final : public Operation {
     bool block = false;  // one pass (phase or block kernel)
     int channels = 1;
     int src_w = 0, src_h = 0, dst_w = 0, dst_h = 0;
-    DeviceTable h_table, v_table;  // block: h_table holds the blocks and their matrix
+    DeviceTable h_table, v_table;  // block: h_table holds the blocks and their matrix; taps: its
+                                   // vectors and weights
     cl::Buffer pattern;            // block only
     cl::Buffer float_plane;  // float_output only
     Kernel h, v;
@@ -87,6 +88,12 @@ class Scale final : public Operation {
   // fits the device; false (nothing planned) otherwise.
   bool plan_phase(Plane& plane, const ResampleFilter& filter, const AxisMapping& h_axis, const ResampleTable& vt,
                   int index, bool pair);
+  // Else the phase kernel's form for any ratio (TAPS_H, scale_taps.hpp) where its windows and
+  // patterns fit; false otherwise.
+  bool plan_taps(Plane& plane, const ResampleFilter& filter, const AxisMapping& h_axis, const ResampleTable& vt,
+                 int index, bool pair);
+  // The launch of a plane's one-pass row kernel: `groups` work-items (twice that for a pair).
+  void launch_rows(Plane& plane, size_t groups, const char* name, int index, bool pair);
   // A one-pass kernel (kernels/NAME.cl) in plane.v: its output rows in groups of up to `group`
   // that share their source rows, the program from `defines` and `options` and the kernel's
   // files, the row groups and the plane's arguments bound. Returns the number of groups.

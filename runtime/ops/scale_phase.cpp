@@ -10,10 +10,18 @@ namespace {
 
 int floor_div(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
-// A float16 whose lane i is lane lanes[i] of the array of float16 named `array` (flat: vector
-// lanes[i] / 16, lane lanes[i] % 16), as a chain of two-vector shuffles, one vector more at each
-// (clang's __builtin_shufflevector; -1: a lane the next shuffle fills). A vector literal of lanes
-// from three vectors became a dozen shuffles, inserts and blends (PoCL, the 2:3 merge).
+// "(k) == 0 ? a : (k) == 1 ? b : c" over the cases.
+std::string choice(const char* k, const std::vector<std::string>& cases) {
+  std::string s;
+  for (size_t i = 0; i + 1 < cases.size(); ++i) s += fmt::format("({}) == {} ? {} : ", k, i, cases[i]);
+  return "(" + s + cases.back() + ")";
+}
+
+}  // namespace
+
+// Clang's __builtin_shufflevector, one vector more at each (-1: a lane a later shuffle fills). A
+// vector literal of lanes from three vectors became a dozen shuffles, inserts and blends (PoCL,
+// the 2:3 merge).
 std::string gather16(const char* array, const std::vector<int>& lanes) {
   std::vector<int> sources;
   for (int l : lanes)
@@ -35,15 +43,6 @@ std::string gather16(const char* array, const std::vector<int>& lanes) {
   }
   return expr;
 }
-
-// "(k) == 0 ? a : (k) == 1 ? b : c" over the cases.
-std::string choice(const char* k, const std::vector<std::string>& cases) {
-  std::string s;
-  for (size_t i = 0; i + 1 < cases.size(); ++i) s += fmt::format("({}) == {} ? {} : ", k, i, cases[i]);
-  return "(" + s + cases.back() + ")";
-}
-
-}  // namespace
 
 PhaseKernel phase_kernel(const PhasePattern& pp, int channels, int src_w, int dst_w, int rows) {
   const int ch = channels, px = 16 / ch;

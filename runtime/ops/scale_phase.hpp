@@ -2,6 +2,7 @@
 // kernel (lane permutations, taps and constant weights) and the local memory it needs.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "runtime/ops/resample_table.hpp"
 
@@ -21,5 +22,9 @@ struct PhaseKernel {
 };
 // For a plane of src_w x channels lanes scaled to dst_w pixels, ROWS output rows a work-item.
 PhaseKernel phase_kernel(const PhasePattern& pp, int channels, int src_w, int dst_w, int rows);
+
+// An OpenCL C expression of a float16 whose lane i is lane lanes[i] of the array of float16 named
+// `array` (flat: vector lanes[i] / 16, lane lanes[i] % 16), as a chain of two-vector shuffles.
+std::string gather16(const char* array, const std::vector<int>& lanes);
 
 }  // namespace clvf::detail

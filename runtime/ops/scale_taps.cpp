@@ -1,0 +1,70 @@
+#include "runtime/ops/scale_taps.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "runtime/ops/scale_phase.hpp"
+
+namespace clvf::detail {
+
+TapsKernel taps_kernel(const ResampleTable& ht, int channels, int src_w, int dst_w, int rows) {
+  const int ch = channels, px = 16 / ch, lanes = dst_w * ch, vectors = (lanes + 15) / 16;
+  TapsKernel k;
+  std::map<std::vector<int>, int> patterns;
+  int window = 0, max_first = 0;
+  for (int b = 0; b < vectors; ++b) {
+    const int x0 = b * px;
+    std::vector<int> rel(16);
+    for (int i = 0; i < 16; ++i) {
+      // Lanes past the last output repeat it, with zero weights.
+      const int x = std::min(x0 + i / ch, dst_w - 1);
+      rel[i] = (ht.offsets[x] - ht.offsets[x0]) * ch + i % ch;
+      window = std::max(window, rel[i] + (ht.taps - 1) * ch + 1);
+      for (int t = 0; t < ht.taps; ++t)
+        k.weights.push_back(x0 + i / ch < dst_w ? ht.weights[size_t(x) * ht.stride + t] : 0.0f);
+    }
+    const auto [at, added] = patterns.emplace(rel, static_cast<int>(patterns.size()));
+    k.blocks.push_back({{ht.offsets[x0] * ch, at->second}});
+    max_first = std::max(max_first, ht.offsets[x0] * ch);
+  }
+  const int window_vectors = (window + 15) / 16;
+  if (window_vectors > kMaxTapVectors || static_cast<int>(patterns.size()) > kMaxTapPatterns) return {};
+  // Weights as [vector][tap][lane], from [vector][lane][tap].
+  std::vector<float> by_tap(k.weights.size());
+  for (int b = 0; b < vectors; ++b)
+    for (int i = 0; i < 16; ++i)
+      for (int t = 0; t < ht.taps; ++t)
+        by_tap[(size_t(b) * ht.taps + t) * 16 + i] = k.weights[(size_t(b) * 16 + i) * ht.taps + t];
+  k.weights = std::move(by_tap);
+
+  // A case per pattern: each row's window loaded, its taps gathered and weighted in two chains.
+  std::string cases;
+  for (const auto& [rel, id] : patterns) {
+    std::string sum[2];
+    for (int t = 0; t < ht.taps; ++t) {
+      std::vector<int> lanes(rel);
+      for (int& l : lanes) l += t * ch;
+      const std::string term = gather16("win", lanes);
+      std::string& s = sum[t % 2];
+      s = s.empty() ? fmt::format("wt[{}] * {}", t, term) : fmt::format("fma(wt[{}], {}, {})", t, term, s);
+    }
+    std::string loads;
+    for (int v = 0; v < window_vectors; ++v) loads += fmt::format(" win[{0}] = load_local16(at + {1});", v, 16 * v);
+    cases += fmt::format(
+        " case {0}: for (int r = 0; r < ROWS && y0 + r < dst_rows; ++r) {{ __local const float *at = &row[r][blk.x];"
+        " float16 win[{1}];{2} const float16 o = {3}; STORE_LANES(o, y0 + r, b * 16, dst_lanes); }} break;",
+        id, window_vectors, loads, sum[1].empty() ? sum[0] : fmt::format("({}) + ({})", sum[0], sum[1]));
+  }
+  k.defines = fmt::format("#define TAP_CASES{}\n", cases);
+  // Rows of vertical results: the source's whole blocks of 3 vectors, and every window.
+  const int src_lanes = src_w * ch, written = (src_lanes + 47) / 48 * 48;
+  const int pitch = (std::max(written, max_first + 16 * window_vectors) + 15) / 16 * 16;
+  k.options = fmt::format(" -DTAPS_H={} -DPHASE_Q=3 -DPHASE_P=1 -DPAD_L=0 -DPAD_R=0 -DM0=0 -DPH_PITCH={} -DWRITTEN={}",
+                          ht.taps, pitch, written);
+  k.local_bytes = sizeof(float) * rows * pitch;
+  return k;
+}
+
+}  // namespace clvf::detail

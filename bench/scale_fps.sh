@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): frames per second of scale_clvf and of FFmpeg's own scalers for 1080p
-# -> 720p NV12 and yuv420p, 720p -> 1080p and 1080p -> 1366x768 yuv420p, one run, same machine,
-# same source; scale_clvf also with
+# -> 720p NV12 and yuv420p, 720p -> 1080p, 1080p -> 1366x768 and -> 854x480 yuv420p, one run,
+# same machine, same source; scale_clvf also with
 # async_depth=3 (frames kept in flight between FFmpeg's calls) (bench/fps_lib.sh: steady-state
 # fps, and the seconds to the first frames), ratios to swscale and to zscale with the same filter.
 #   bash bench/scale_fps.sh [frames]      CLVF_DEVICE picks the OpenCL device (default: default)
@@ -14,8 +14,8 @@ declare -A fps
 # size|format|scaler|chain. zimg has no NV12: on NV12 FFmpeg puts a swscale conversion to yuv420p in
 # front of zscale (its auto_scale filter), so zscale's NV12 rows count that conversion too; the
 # yuv420p rows (what FFmpeg's software decoders give) compare the scalers alone. After the 1080p
-# -> 720p rows: the common upscale 720p -> 1080p, and 1080p -> 1366x768, a ratio with no short
-# pattern (PoCL runs the block kernel there, not the phase kernel).
+# -> 720p rows: the common upscale 720p -> 1080p, and 1080p -> 1366x768 and -> 854x480, ratios
+# with no short pattern (on CPUs the phase kernel's taps form).
 rows=(
   "1080p->720p|nv12|swscale bicubic|scale=1280:720:flags=bicubic"
   "1080p->720p|nv12|zscale bicubic|zscale=w=1280:h=720:filter=bicubic"
@@ -40,6 +40,10 @@ rows=(
   "1080p->1366x768|yuv420p|zscale spline36|zscale=w=1366:h=768:filter=spline36"
   "1080p->1366x768|yuv420p|scale_clvf bicubic|scale_clvf=w=1366:h=768:algorithm=bicubic"
   "1080p->1366x768|yuv420p|scale_clvf spline36|scale_clvf=w=1366:h=768:algorithm=spline36"
+  "1080p->854x480|yuv420p|swscale bicubic|scale=854:480:flags=bicubic"
+  "1080p->854x480|yuv420p|zscale spline36|zscale=w=854:h=480:filter=spline36"
+  "1080p->854x480|yuv420p|scale_clvf bicubic|scale_clvf=w=854:h=480:algorithm=bicubic"
+  "1080p->854x480|yuv420p|scale_clvf spline36|scale_clvf=w=854:h=480:algorithm=spline36"
 )
 printf "%d frames, %s, device: %s (zscale on nv12: through a swscale conversion to yuv420p)\n" \
   "$N" "$(nproc) cores" "${CLVF_DEVICE:-default}"

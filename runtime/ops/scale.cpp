@@ -27,11 +27,11 @@ constexpr int kHorizontalVector = 4;
 constexpr int kBlockRows = 4;
 constexpr int kMaxBlockRowSpan = 64;  // source rows a group of output rows may span
 
-// CPU devices run the one-pass phase kernel where the plane's ratio allows, else the one-pass
-// block kernel where it fits, else the two passes in their CPU form; other devices the two passes
-// in their GPU form. CLVF_SCALE_KERNELS=phase|block|cpu|gpu picks a form on any device (through
-// the device's settings; block: never the phase kernel), so that tests check each and benchmarks
-// compare them.
+// CPU devices run the one-pass phase kernel where the plane's ratio allows (else its taps form
+// where that fits), else the one-pass block kernel where it fits, else the two passes in their
+// CPU form; other devices the two passes in their GPU form. CLVF_SCALE_KERNELS=phase|block|cpu|gpu
+// picks a form on any device (through the device's settings; block: never the phase kernel), so
+// that tests check each and benchmarks compare them.
 Scale::Kernels kernels_for(const Device& device) {
   const std::string& e = device.settings().scale_kernels;
   if (e.empty())

@@ -12,6 +12,7 @@ namespace clvf::detail {
 TapsKernel taps_kernel(const ResampleTable& ht, int channels, int src_w, int dst_w, int rows) {
   const int ch = channels, px = 16 / ch, lanes = dst_w * ch, vectors = (lanes + 15) / 16;
   TapsKernel k;
+  k.weights.resize(size_t(vectors) * ht.taps * 16);
   std::map<std::vector<int>, int> patterns;
   int window = 0, max_first = 0;
   for (int b = 0; b < vectors; ++b) {
@@ -22,22 +23,15 @@ TapsKernel taps_kernel(const ResampleTable& ht, int channels, int src_w, int dst
       const int x = std::min(x0 + i / ch, dst_w - 1);
       rel[i] = (ht.offsets[x] - ht.offsets[x0]) * ch + i % ch;
       window = std::max(window, rel[i] + (ht.taps - 1) * ch + 1);
-      for (int t = 0; t < ht.taps; ++t)
-        k.weights.push_back(x0 + i / ch < dst_w ? ht.weights[size_t(x) * ht.stride + t] : 0.0f);
+      for (int t = 0; t < ht.taps && x0 + i / ch < dst_w; ++t)
+        k.weights[(size_t(b) * ht.taps + t) * 16 + i] = ht.weights[size_t(x) * ht.stride + t];
     }
-    const auto [at, added] = patterns.emplace(rel, static_cast<int>(patterns.size()));
-    k.blocks.push_back({{ht.offsets[x0] * ch, at->second}});
+    const int pattern = patterns.emplace(rel, static_cast<int>(patterns.size())).first->second;
+    k.blocks.push_back({{ht.offsets[x0] * ch, pattern}});
     max_first = std::max(max_first, ht.offsets[x0] * ch);
   }
   const int window_vectors = (window + 15) / 16;
   if (window_vectors > kMaxTapVectors || static_cast<int>(patterns.size()) > kMaxTapPatterns) return {};
-  // Weights as [vector][tap][lane], from [vector][lane][tap].
-  std::vector<float> by_tap(k.weights.size());
-  for (int b = 0; b < vectors; ++b)
-    for (int i = 0; i < 16; ++i)
-      for (int t = 0; t < ht.taps; ++t)
-        by_tap[(size_t(b) * ht.taps + t) * 16 + i] = k.weights[(size_t(b) * 16 + i) * ht.taps + t];
-  k.weights = std::move(by_tap);
 
   // A case per pattern: each row's window loaded, its taps gathered and weighted in two chains.
   std::string cases;

@@ -108,6 +108,10 @@ std::vector<Case> make_cases(clvf_storage storage) {
     // Ratios with no short pattern (CPUs: the taps form): windows of two and three vectors.
     cases.push_back({CLVF_PIX_YUV420P, 1920, 1080, 1366, 768, CLVF_SCALE_SPLINE36, 0, 0, CLVF_CHROMA_LEFT});
     cases.push_back({CLVF_PIX_NV12, 1920, 1080, 854, 480, CLVF_SCALE_SPLINE36, 0, 0, CLVF_CHROMA_LEFT});
+    // Large upscales, where the table folds mirrored taps in so that an output's first tap may
+    // come before its left neighbour's (web-720p of a 64x48 frame, as the package consumer plans).
+    cases.push_back({CLVF_PIX_NV12, 64, 48, 960, 720, CLVF_SCALE_SPLINE36, 0, 0, CLVF_CHROMA_LEFT});
+    cases.push_back({CLVF_PIX_YUV420P, 10, 6, 250, 90, CLVF_SCALE_LANCZOS, 0, 0, CLVF_CHROMA_CENTER, 4});
     // The widest frames there are (16K), down and up.
     cases.push_back({CLVF_PIX_NV12, 16384, 6, 8192, 4, CLVF_SCALE_BICUBIC, 0, 0.5, CLVF_CHROMA_LEFT});
     cases.push_back({CLVF_PIX_YUV420P, 4096, 2, 16384, 3, CLVF_SCALE_SPLINE36, 0, 0, CLVF_CHROMA_CENTER});

@@ -16,19 +16,22 @@ TapsKernel taps_kernel(const ResampleTable& ht, int channels, int src_w, int dst
   std::map<std::vector<int>, int> patterns;
   int window = 0, max_first = 0;
   for (int b = 0; b < vectors; ++b) {
-    const int x0 = b * px;
+    const int x0 = b * px, x_last = std::min(x0 + px - 1, dst_w - 1);
+    // The window starts at the vector's lowest first tap (near the edges, where the table folds
+    // mirrored taps in, an output's first tap may come before its left neighbour's).
+    const int base = *std::min_element(ht.offsets.begin() + x0, ht.offsets.begin() + x_last + 1);
     std::vector<int> rel(16);
     for (int i = 0; i < 16; ++i) {
       // Lanes past the last output repeat it, with zero weights.
-      const int x = std::min(x0 + i / ch, dst_w - 1);
-      rel[i] = (ht.offsets[x] - ht.offsets[x0]) * ch + i % ch;
+      const int x = std::min(x0 + i / ch, x_last);
+      rel[i] = (ht.offsets[x] - base) * ch + i % ch;
       window = std::max(window, rel[i] + (ht.taps - 1) * ch + 1);
       for (int t = 0; t < ht.taps && x0 + i / ch < dst_w; ++t)
         k.weights[(size_t(b) * ht.taps + t) * 16 + i] = ht.weights[size_t(x) * ht.stride + t];
     }
     const int pattern = patterns.emplace(rel, static_cast<int>(patterns.size())).first->second;
-    k.blocks.push_back({{ht.offsets[x0] * ch, pattern}});
-    max_first = std::max(max_first, ht.offsets[x0] * ch);
+    k.blocks.push_back({{base * ch, pattern}});
+    max_first = std::max(max_first, base * ch);
   }
   const int window_vectors = (window + 15) / 16;
   if (window_vectors > kMaxTapVectors || static_cast<int>(patterns.size()) > kMaxTapPatterns) return {};

@@ -12,10 +12,9 @@
 // and the horizontal taps are loads, not permutations.
 // With TAPS_H (below) it serves every other ratio: step 1 without the split, step 2 a gather by
 // shuffles per tap.
-// Build options: PHASE_P, PHASE_Q, PAD_L, PAD_R (pixels the taps reach past each edge), M0 (phase
-// pixels before source pixel 0), PH_PITCH (floats per phase row), ROWS, SPAN_V, TAPS_V; the host
-// also defines PAD_COPIES (those pixels from the ones they repeat, by resample_table.hpp's
-// mirror_sample). TAPS_H: the taps an output has, WRITTEN (lanes step 1 writes of a row), and
+// Build options: PHASE_P, PHASE_Q, M0 (phase pixels before source pixel 0), PH_PITCH (floats per
+// phase row), ROWS, SPAN_V, TAPS_V; the host also defines PAD_COPIES (the pixels the taps reach
+// past each edge, from the ones they repeat, by resample_table.hpp's mirror_sample). TAPS_H: the taps an output has, WRITTEN (lanes step 1 writes of a row), and
 // the host's TAP_CASES.
 
 #define VECTORS PHASE_Q

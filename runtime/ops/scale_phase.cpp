@@ -108,8 +108,7 @@ PhaseKernel phase_kernel(const PhasePattern& pp, int channels, int src_w, int ds
   const int src_blocks = (src_w + pp.q * px - 1) / (pp.q * px), dst_blocks = (dst_w + pp.p * px - 1) / (pp.p * px);
   const int pitch = std::max({(src_blocks * px + m0) * ch, ((src_w + pp.pad_right - 1) / pp.q + m0 + 1) * ch,
                               ((dst_blocks - 1) * px + shift_max + m0) * ch + 16});
-  k.options = fmt::format(" -DPHASE_P={} -DPHASE_Q={} -DPAD_L={} -DPAD_R={} -DM0={} -DPH_PITCH={}", pp.p, pp.q,
-                          pp.pad_left, pp.pad_right, m0, pitch);
+  k.options = fmt::format(" -DPHASE_P={} -DPHASE_Q={} -DM0={} -DPH_PITCH={}", pp.p, pp.q, m0, pitch);
   k.local_bytes = sizeof(float) * rows * pp.q * pitch;
   return k;
 }

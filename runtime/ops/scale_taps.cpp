@@ -58,7 +58,7 @@ TapsKernel taps_kernel(const ResampleTable& ht, int channels, int src_w, int dst
   // Rows of vertical results: the source's whole blocks of 3 vectors, and every window.
   const int src_lanes = src_w * ch, written = (src_lanes + 47) / 48 * 48;
   const int pitch = (std::max(written, max_first + 16 * window_vectors) + 15) / 16 * 16;
-  k.options = fmt::format(" -DTAPS_H={} -DPHASE_Q=3 -DPHASE_P=1 -DPAD_L=0 -DPAD_R=0 -DM0=0 -DPH_PITCH={} -DWRITTEN={}",
+  k.options = fmt::format(" -DTAPS_H={} -DPHASE_Q=3 -DPHASE_P=1 -DM0=0 -DPH_PITCH={} -DWRITTEN={}",
                           ht.taps, pitch, written);
   k.local_bytes = sizeof(float) * rows * pitch;
   return k;

@@ -12,6 +12,7 @@
 #include "api/api_device.hpp"
 #include "api/api_guard.hpp"
 #include "runtime/device.hpp"
+#include "runtime/host_buffer.hpp"
 #include "runtime/ops/colorspace.hpp"
 #include "runtime/ops/denoise.hpp"
 #include "runtime/ops/pixel_format.hpp"
@@ -21,6 +22,9 @@
 
 struct clvf_cuda_buffer {
   std::shared_ptr<clvf::detail::cuda::Allocation> impl;
+};
+struct clvf_host_buffer {
+  clvf::detail::HostBuffer impl;
 };
 struct clvf_scale {
   std::unique_ptr<clvf::detail::ScaleConvert> impl;
@@ -165,6 +169,21 @@ CLVF_API const char* clvf_device_name(const clvf_device* device) {
 CLVF_API int clvf_device_copies_host_frames(const clvf_device* device) {
   return device && !device->impl->zero_copy_host() ? 1 : 0;
 }
+
+CLVF_API clvf_status clvf_host_buffer_alloc(clvf_device* device, size_t size, clvf_host_buffer** out) {
+  return api_call([&] {
+    require(out, "clvf_host_buffer_alloc: out");
+    *out = nullptr;
+    require(device, "clvf_host_buffer_alloc: device");
+    *out = new clvf_host_buffer{{*device->impl, size}};
+  });
+}
+
+CLVF_API void* clvf_host_buffer_pointer(const clvf_host_buffer* buffer) {
+  return buffer ? buffer->impl.data() : nullptr;
+}
+
+CLVF_API void clvf_host_buffer_release(clvf_host_buffer* buffer) { delete buffer; }
 
 CLVF_API clvf_status clvf_device_handles(const clvf_device* device, cl_context* context, cl_device_id* device_id,
                                          cl_command_queue* queue) {

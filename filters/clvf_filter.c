@@ -15,8 +15,8 @@
 #if CONFIG_CUDA
 #include <ffnvcodec/dynlink_cuda.h>
 #include "libavutil/hwcontext_cuda.h"
-#include "libavutil/imgutils.h"
 #endif
+#include "libavutil/imgutils.h"
 #include "libavutil/opt.h"
 #include "libavutil/avstring.h"
 #include "libavutil/pixdesc.h"
@@ -520,25 +520,6 @@ int ff_clvf_check_frame(AVFilterContext *ctx, AVFilterLink *inlink, const AVFram
     return 0;
 }
 
-int ff_clvf_output_frame(AVFilterLink *outlink, int hw, const AVFrame *in, AVFrame **out)
-{
-    int err;
-
-    if (hw) {
-        if (!(*out = av_frame_alloc()))
-            return AVERROR(ENOMEM);
-        if ((err = av_hwframe_get_buffer(CLVF_LINK_HW_FRAMES(outlink), *out, 0)) < 0)
-            return err;
-    } else if (!(*out = ff_get_video_buffer(outlink, outlink->w, outlink->h))) {
-        return AVERROR(ENOMEM);
-    }
-    if ((err = av_frame_copy_props(*out, in)) < 0)
-        return err;
-    (*out)->width = outlink->w;
-    (*out)->height = outlink->h;
-    (*out)->sample_aspect_ratio = outlink->sample_aspect_ratio;
-    return 0;
-}
 
 void ff_clvf_describe_frame(const AVFrame *f, int hw, clvf_pixel_format format, clvf_frame *out)
 {
@@ -632,10 +613,108 @@ void ff_clvf_tag_frame(AVFrame *out, const clvf_stream *o)
         out->chroma_location = (enum AVChromaLocation)o->chroma_location;
 }
 
-void ff_clvf_queue_frames(CLVFQueue *q, int hw, const clvf_device *device)
+static void release_host_buffer(void *opaque, uint8_t *data)
+{
+    clvf_host_buffer_release(opaque);
+}
+
+static AVBufferRef *alloc_host_buffer(void *opaque, size_t size)
+{
+    clvf_host_buffer *buffer = NULL;
+    AVBufferRef *ref;
+
+    if (clvf_host_buffer_alloc(opaque, size, &buffer) != CLVF_OK) {
+        av_log(NULL, AV_LOG_ERROR, "host frame pool: %s\n", clvf_last_error());
+        return NULL;
+    }
+    if (!(ref = av_buffer_create(clvf_host_buffer_pointer(buffer), size, release_host_buffer, buffer, 0)))
+        clvf_host_buffer_release(buffer);
+    return ref;
+}
+
+/* The pool of host buffers for outlink's frames: every plane's rows 64-byte aligned, planes one after
+ * another, 64 bytes past the last (FFmpeg's SIMD code may read past a row). Where the device has
+ * none, q->host_device is dropped and FFmpeg's frames are used. */
+static int host_pool_init(AVFilterContext *ctx, CLVFQueue *q, AVFilterLink *outlink)
+{
+    ptrdiff_t pitches[4] = { 0 };
+    size_t sizes[4] = { 0 }, total = 0;
+    clvf_host_buffer *probe = NULL;
+    clvf_status st;
+    int err;
+
+    if ((err = av_image_fill_linesizes(q->host_linesize, outlink->format, outlink->w)) < 0)
+        return err;
+    for (int i = 0; i < 4; i++)
+        pitches[i] = q->host_linesize[i] = FFALIGN(q->host_linesize[i], 64);
+    if ((err = av_image_fill_plane_sizes(sizes, outlink->format, outlink->h, pitches)) < 0)
+        return err;
+    for (int i = 0; i < 4 && sizes[i]; i++) {
+        q->host_offset[i] = total;
+        total += FFALIGN(sizes[i], 64);
+    }
+    total += 64;
+    if ((st = clvf_host_buffer_alloc(q->host_device, total, &probe)) == CLVF_ERROR_UNSUPPORTED) {
+        av_log(ctx, AV_LOG_VERBOSE, "outputs in FFmpeg's frames, mapped after the kernels: %s\n", clvf_last_error());
+        clvf_device_release(q->host_device);
+        q->host_device = NULL;
+        return 0;
+    }
+    if (st != CLVF_OK)
+        return ff_clvf_error(ctx, st, "the output frame pool");
+    clvf_host_buffer_release(probe);
+    /* The pool allocates only while the queue holds it (its device handle outlives it): no free callback. */
+    if (!(q->host_pool = av_buffer_pool_init2(total, q->host_device, alloc_host_buffer, NULL)))
+        return AVERROR(ENOMEM);
+    av_log(ctx, AV_LOG_VERBOSE, "outputs in host buffers, written in place (no map after the kernels)\n");
+    return 0;
+}
+
+/* A new output frame with in's properties at outlink's size: from the output frame pool (OpenCL,
+ * DXVA2, D3D11, CUDA), the host buffers, or FFmpeg's system memory. */
+static int output_frame(AVFilterContext *ctx, CLVFQueue *q, const AVFrame *in, AVFrame **out)
+{
+    AVFilterLink *outlink = ctx->outputs[0];
+    int err;
+
+    if (q->hw) {
+        if (!(*out = av_frame_alloc()))
+            return AVERROR(ENOMEM);
+        if ((err = av_hwframe_get_buffer(CLVF_LINK_HW_FRAMES(outlink), *out, 0)) < 0)
+            return err;
+    } else {
+        if (q->host_device && !q->host_pool && (err = host_pool_init(ctx, q, outlink)) < 0)
+            return err;
+        if (!q->host_pool) {
+            if (!(*out = ff_get_video_buffer(outlink, outlink->w, outlink->h)))
+                return AVERROR(ENOMEM);
+        } else {
+            if (!(*out = av_frame_alloc()))
+                return AVERROR(ENOMEM);
+            if (!((*out)->buf[0] = av_buffer_pool_get(q->host_pool)))
+                return AVERROR(ENOMEM);
+            (*out)->format = outlink->format;
+            for (int i = 0; i < 4 && q->host_linesize[i]; i++) {
+                (*out)->data[i] = (*out)->buf[0]->data + q->host_offset[i];
+                (*out)->linesize[i] = q->host_linesize[i];
+            }
+            (*out)->extended_data = (*out)->data;
+        }
+    }
+    if ((err = av_frame_copy_props(*out, in)) < 0)
+        return err;
+    (*out)->width = outlink->w;
+    (*out)->height = outlink->h;
+    (*out)->sample_aspect_ratio = outlink->sample_aspect_ratio;
+    return 0;
+}
+
+void ff_clvf_queue_frames(CLVFQueue *q, int hw, clvf_device *device)
 {
     q->hw = hw;
     q->src_copied = hw == CLVF_FRAMES_HOST && clvf_device_copies_host_frames(device);
+    if (hw == CLVF_FRAMES_HOST && !q->host_device && !q->host_pool && clvf_device_share(device, &q->host_device) != CLVF_OK)
+        q->host_device = NULL; /* FFmpeg's frames, then */
 }
 
 static int complete_oldest(AVFilterContext *ctx, CLVFQueue *q)
@@ -693,7 +772,7 @@ static int queue_send(AVFilterContext *ctx, CLVFQueue *q, AVFrame *in)
     while (q->nb_waiting) {
         if (q->count == CLVF_MAX_IN_FLIGHT && (err = complete_oldest(ctx, q)) < 0)
             break;
-        if ((err = ff_clvf_output_frame(ctx->outputs[0], q->hw, q->waiting[0], &out)) < 0)
+        if ((err = output_frame(ctx, q, q->waiting[0], &out)) < 0)
             break;
         ff_clvf_tag_frame(out, &q->tags);
         ff_clvf_describe_frame(out, q->hw, q->out_format, &dst);
@@ -745,6 +824,9 @@ void ff_clvf_queue_free(CLVFQueue *q)
     av_freep(&q->waiting);
     q->waiting_size = 0;
     q->eof = 0;
+    av_buffer_pool_uninit(&q->host_pool);
+    clvf_device_release(q->host_device);
+    q->host_device = NULL;
 }
 
 int ff_clvf_activate(AVFilterContext *ctx, CLVFQueue *q, ff_clvf_prepare_fn prepare)

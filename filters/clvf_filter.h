@@ -92,12 +92,20 @@ typedef struct CLVFQueue {
     int count;
     int eof;   /* the end was sent */
     int depth; /* the async_depth option: at most depth - 1 outputs in flight when FFmpeg gets control */
+
+    /* System-memory outputs in memory the device uses in place (clvf_host_buffer_alloc), all planes
+     * in one buffer of the pool, where the device offers it; else FFmpeg's own frames. */
+    clvf_device *host_device; /* the pool's device; NULL once known unsupported */
+    AVBufferPool *host_pool;  /* made at the first output */
+    int host_linesize[4];
+    size_t host_offset[4];
 } CLVFQueue;
 
 /* Where the queue's frames are (CLVF_FRAMES_*), on `device`. System-memory frames that the device
  * copies when they are submitted (clvf_device_copies_host_frames) are freed then, not when their
- * output completes: FFmpeg reuses their memory (its pools, or the allocator's) sooner. */
-void ff_clvf_queue_frames(CLVFQueue *q, int hw, const clvf_device *device);
+ * output completes: FFmpeg reuses their memory (its pools, or the allocator's) sooner. System-memory
+ * outputs come from host buffers where the device has them (no map after each frame's kernels). */
+void ff_clvf_queue_frames(CLVFQueue *q, int hw, clvf_device *device);
 /* Checks an input frame and makes the operation ready for it (planning it again when its tags
  * differ, after ff_clvf_drain). Does not take the frame. */
 typedef int (*ff_clvf_prepare_fn)(AVFilterContext *ctx, const AVFrame *in);
@@ -107,7 +115,8 @@ int ff_clvf_activate(AVFilterContext *ctx, CLVFQueue *q, ff_clvf_prepare_fn prep
 /* Completes every output in flight, sending them on (before the operation is made again). */
 int ff_clvf_drain(AVFilterContext *ctx, CLVFQueue *q);
 /* Completes what is in flight (errors ignored) and frees every frame held, before the operation
- * is released (after an error, or at uninit once drained). */
+ * is released (after an error, or at uninit once drained); the pool of host buffers too (frames
+ * from it still held downstream keep their memory). */
 void ff_clvf_queue_free(CLVFQueue *q);
 
 /* The `profile` option every clvf filter has (an int field): kernel times from OpenCL events,
@@ -171,8 +180,6 @@ int ff_clvf_output_frames(AVFilterContext *ctx, AVFilterLink *inlink, AVFilterLi
 
 /* Rejects frames whose size differs from the link's or (system memory) that are flipped. */
 int ff_clvf_check_frame(AVFilterContext *ctx, AVFilterLink *inlink, const AVFrame *in, int hw);
-/* A new output frame (from the pool, or system memory) with in's properties at outlink's size. */
-int ff_clvf_output_frame(AVFilterLink *outlink, int hw, const AVFrame *in, AVFrame **out);
 void ff_clvf_describe_frame(const AVFrame *f, int hw, clvf_pixel_format format, clvf_frame *out);
 
 /* The clvf format of an FFmpeg one (0 when clvf has none). */

@@ -7,6 +7,7 @@
 
 #include "runtime/copy_pool.hpp"
 #include "runtime/error.hpp"
+#include "runtime/host_buffer.hpp"
 #include "runtime/log.hpp"
 #include "runtime/scratch.hpp"
 
@@ -58,12 +59,20 @@ FramePlanes::~FramePlanes() {
 void FramePlanes::bind(const clvf_frame& frame, int slot) {
   validate(frame);
   slot_ = slot;
-  wrapped_.clear();
+  unbind();
   if (!zero_copy_) return;
   const cl_mem_flags access = is_output_ ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY;
-  for (size_t i = 0; i < shapes_.size(); ++i)
-    wrapped_.emplace_back(context_, access | CL_MEM_USE_HOST_PTR, span(shapes_[i], frame.planes[i].pitch),
-                          frame.planes[i].data);
+  for (size_t i = 0; i < shapes_.size(); ++i) {
+    const size_t bytes = span(shapes_[i], frame.planes[i].pitch);
+    if (in_host_buffer(context_, frame.planes[i].data, bytes)) {
+      in_place_.push_back(frame.planes[i].data);
+      wrapped_.emplace_back();
+      ++host_transfers().host_buffer_planes;
+    } else {
+      in_place_.push_back(nullptr);
+      wrapped_.emplace_back(context_, access | CL_MEM_USE_HOST_PTR, bytes, frame.planes[i].data);
+    }
+  }
 }
 
 void FramePlanes::validate(const clvf_frame& frame) const {
@@ -106,7 +115,10 @@ void FramePlanes::set_args(Kernel& kernel, std::string_view arg, const clvf_fram
   const clvf_plane& p = frame.planes[plane];
   switch (storage_) {
     case CLVF_STORAGE_HOST:
-      kernel.set(arg, zero_copy_ ? wrapped_[plane] : staging_[slot_][plane].device);
+      if (zero_copy_ && in_place_[plane])
+        kernel.set_host_pointer(arg, in_place_[plane]);
+      else
+        kernel.set(arg, zero_copy_ ? wrapped_[plane] : staging_[slot_][plane].device);
       kernel.set(arg, "_offset", 0);
       kernel.set(arg, "_pitch", static_cast<int>(zero_copy_ ? p.pitch : shapes_[plane].row_bytes));
       return;
@@ -139,7 +151,7 @@ void FramePlanes::upload(const cl::CommandQueue& queue, const clvf_frame& frame,
 
 void FramePlanes::download(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane,
                            const std::vector<cl::Event>& after, std::vector<cl::Event>& done) {
-  if (storage_ != CLVF_STORAGE_HOST) return;
+  if (storage_ != CLVF_STORAGE_HOST || (zero_copy_ && in_place_[plane])) return;
   const PlaneShape& s = shapes_[plane];
   done.emplace_back();
   if (zero_copy_) {

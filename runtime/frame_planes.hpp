@@ -1,7 +1,8 @@
 // How an operation's kernels reach the planes of a frame, whatever the frame's storage:
-//   host      system memory: used in place through CL_MEM_USE_HOST_PTR buffers wrapped around
-//             the frame's planes where the device shares host memory (zero copy: a map after the
-//             kernels makes the results visible), else staged (discrete GPUs): copied into pinned
+//   host      system memory: used in place where the device shares host memory (zero copy): a
+//             plane inside a HostBuffer as it is (an SVM pointer), any other through a
+//             CL_MEM_USE_HOST_PTR buffer wrapped around it (a map after the kernels makes the
+//             results visible); else staged (discrete GPUs): copied into pinned
 //             host memory, moved to device buffers by DMA, and back the same way; pinned and
 //             device buffers are allocated once at plan time, one set per frame in flight;
 //   buffer    the caller's cl_mem buffers, used in place (offset + pitch);
@@ -34,6 +35,7 @@ struct PlaneShape {
 struct HostTransfers {
   std::atomic<uint64_t> staged_uploads{0}, staged_downloads{0};  // planes copied through staging
   std::atomic<uint64_t> direct_maps{0}, direct_maps_elsewhere{0};  // zero-copy destination maps
+  std::atomic<uint64_t> host_buffer_planes{0};  // planes bound inside HostBuffers: nothing wrapped or mapped
 };
 HostTransfers& host_transfers();
 
@@ -62,14 +64,18 @@ class FramePlanes {
   // Host storage used in place: its downloads are maps, which move no data.
   bool mapped_in_place() const { return storage_ == CLVF_STORAGE_HOST && zero_copy_; }
   // Drops the zero-copy wrappers (after the queue has finished with them).
-  void unbind() { wrapped_.clear(); }
+  void unbind() {
+    wrapped_.clear();
+    in_place_.clear();
+  }
   // Kernel arguments for plane i: `arg` (the buffer) with `arg`_offset and `arg`_pitch in bytes
   // (host and buffer storage), or `arg` alone (the image).
   void set_args(Kernel& kernel, std::string_view arg, const clvf_frame& frame, size_t plane) const;
   // Host storage only (no-ops otherwise). upload: staged, copies the plane into pinned memory and
   // enqueues its DMA to the device buffer; download: staged, enqueues the DMA back into pinned
   // memory (finish_download then copies it into the frame), zero copy, the map and unmap that
-  // make the device's writes visible. Each appends the event of its last command to `done`.
+  // make the device's writes visible (none for a plane in a HostBuffer). Each appends the event
+  // of its last command, if any, to `done`.
   void upload(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane, std::vector<cl::Event>& done);
   void download(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane,
                 const std::vector<cl::Event>& after, std::vector<cl::Event>& done);
@@ -87,6 +93,7 @@ class FramePlanes {
   std::vector<PlaneShape> shapes_;
   std::vector<std::vector<Staging>> staging_;  // [slot][plane], staged host storage
   std::vector<cl::Buffer> wrapped_;            // host storage, zero copy: the bound frame's planes
+  std::vector<const void*> in_place_;          // ... those inside HostBuffers (their wrapper empty), else null
   const char* which_;
   bool zero_copy_ = false, is_output_ = false;
   int slot_ = 0;

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "runtime/error.hpp"
+#include "runtime/host_buffer.hpp"
 
 namespace clvf::detail {
 
@@ -58,5 +59,7 @@ cl_uint Kernel::index(std::string_view arg, std::string_view suffix) const {
                                                  suffix, fmt::join(args_, ", ")));
   return static_cast<cl_uint>(it - args_.begin());
 }
+
+void Kernel::set_host_pointer(std::string_view arg, const void* p) { set_host_buffer_arg(kernel_, index(arg), p); }
 
 }  // namespace clvf::detail

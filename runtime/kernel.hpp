@@ -39,6 +39,8 @@ class Kernel {
   }
   // A cl_mem handle the caller owns (no reference taken).
   void set_mem(std::string_view arg, cl_mem mem) { kernel_.setArg(index(arg), sizeof(cl_mem), &mem); }
+  // A pointer into a HostBuffer (runtime/host_buffer.hpp), for a global pointer argument.
+  void set_host_pointer(std::string_view arg, const void* p);
 
   cl::Kernel& get() { return kernel_; }
   const std::string& name() const { return name_; }

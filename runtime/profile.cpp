@@ -7,7 +7,12 @@
 namespace clvf::detail {
 
 cl::Event* KernelProfile::track(bool enabled, const std::string& name) {
-  if (!enabled) return nullptr;
+  has_last_ = true;
+  last_timed_ = enabled;
+  if (!enabled) {
+    untimed_.clear();
+    return &untimed_.emplace_back();
+  }
   auto it = std::find_if(totals_.begin(), totals_.end(), [&](const Totals& t) { return t.name == name; });
   if (it == totals_.end()) it = totals_.insert(totals_.end(), Totals{name});
   pending_.emplace_back(static_cast<size_t>(it - totals_.begin()), cl::Event());

@@ -11,14 +11,24 @@ namespace clvf::detail {
 
 class KernelProfile {
  public:
-  // The event to pass to an enqueue (use it at once: the next call may move it), or nullptr
-  // when profiling is off.
+  // The event to pass to an enqueue (use it at once: the next call may move it). Not `enabled`:
+  // an event that is not timed.
   cl::Event* track(bool enabled, const std::string& name);
+  // The event of the latest enqueue tracked since forget_last(), or null: what a frame whose
+  // kernels all went to one in-order queue can wait for, with no marker after them.
+  const cl::Event* last() const {
+    if (!has_last_) return nullptr;
+    return last_timed_ ? &pending_.back().second : &untimed_.back();
+  }
+  void forget_last() { has_last_ = false; }
   // Adds the durations of the recorded events that have completed to the totals (the others wait
   // for a later call).
   void collect();
   // After a failed frame: forgets its events (some may never have run).
-  void discard() { pending_.clear(); }
+  void discard() {
+    pending_.clear();
+    has_last_ = false;
+  }
   // One line per name: frames, mean, min and max in ms, share of the total; "" when empty.
   std::string report() const;
 
@@ -30,6 +40,10 @@ class KernelProfile {
   };
   std::vector<std::pair<size_t, cl::Event>> pending_;  // index into totals_
   std::vector<Totals> totals_;
+  // The latest untimed event, emptied by destroying it (an assignment over a handle whose release
+  // reported an error keeps it, to be released again).
+  std::vector<cl::Event> untimed_;
+  bool has_last_ = false, last_timed_ = false;
 };
 
 }  // namespace clvf::detail

@@ -85,6 +85,47 @@ clvf_status scale_job(clvf_device* dev, std::vector<unsigned char>& out) {
   return st;
 }
 
+// A host frame's bytes moved into a host buffer (clvf_host_buffer_alloc), planes at the same offsets.
+struct BufferedFrame {
+  clvf_host_buffer* buffer = nullptr;
+  clvf_frame frame{};
+  size_t size = 0;
+  clvf_status make(clvf_device* dev, const HostFrame& h) {
+    size = h.bytes.size();
+    const clvf_status st = clvf_host_buffer_alloc(dev, size, &buffer);
+    if (st != CLVF_OK) return st;
+    auto* base = static_cast<unsigned char*>(clvf_host_buffer_pointer(buffer));
+    std::memcpy(base, h.bytes.data(), size);
+    frame = h.frame;
+    for (clvf_plane& p : frame.planes)
+      if (p.data) p.data = base + (static_cast<const unsigned char*>(p.data) - h.bytes.data());
+    return CLVF_OK;
+  }
+  ~BufferedFrame() { clvf_host_buffer_release(buffer); }
+};
+
+// scale_job's frames in host buffers: kernels reach them as SVM pointers, with no map.
+clvf_status scale_host_buffers_job(clvf_device* dev, std::vector<unsigned char>& out) {
+  clvf_scale_params p;
+  clvf_scale_params_default(&p);
+  p.format = CLVF_PIX_NV12, p.src_width = W, p.src_height = H, p.dst_width = 40, p.dst_height = 30;
+  p.dst_format = CLVF_PIX_YUV420P, p.src_matrix = CLVF_MATRIX_BT709, p.dst_matrix = CLVF_MATRIX_SMPTE170M;
+  clvf_scale* op = nullptr;
+  clvf_status st = clvf_scale_create(dev, &p, &op);
+  BufferedFrame src[3], dst[3];
+  for (unsigned i = 0; i < 3 && st == CLVF_OK; ++i) {
+    st = src[i].make(dev, HostFrame(CLVF_PIX_NV12, W, H, i));
+    if (st == CLVF_OK) st = dst[i].make(dev, HostFrame(CLVF_PIX_YUV420P, 40, 30, 99));
+  }
+  for (size_t i = 0; i < 3 && st == CLVF_OK; ++i) st = clvf_scale_submit(op, &src[i].frame, &dst[i].frame);
+  for (size_t i = 0; i < 3 && st == CLVF_OK; ++i) st = clvf_scale_complete(op);
+  clvf_scale_release(op);
+  for (auto& f : dst)
+    if (f.buffer) out.insert(out.end(), static_cast<unsigned char*>(clvf_host_buffer_pointer(f.buffer)),
+                             static_cast<unsigned char*>(clvf_host_buffer_pointer(f.buffer)) + f.size);
+  return st;
+}
+
 clvf_status colour_job(clvf_device* dev, std::vector<unsigned char>& out) {
   clvf_colorspace_params p;
   clvf_colorspace_params_default(&p);
@@ -165,7 +206,8 @@ bool is_refcount_call(const char* name) {
   return std::strncmp(name, "clRelease", 9) == 0 || std::strncmp(name, "clRetain", 8) == 0;
 }
 
-void sweep(const char* what, const Job& job) {
+// `failed` (when given) receives the name of every call made to fail.
+void sweep(const char* what, const Job& job, std::set<std::string>* failed = nullptr) {
   clvf_fault_arm(0);
   const Result clean = run_job(job);
   ASSERT_EQ(clean.status, CLVF_OK) << clean.message;
@@ -184,6 +226,7 @@ void sweep(const char* what, const Job& job) {
       continue;
     }
     SCOPED_TRACE(std::string(what) + ": call " + std::to_string(n) + " (" + fired + ") failing");
+    if (failed) failed->insert(fired);
     if (r.status != CLVF_OK) {
       ++reported;
       // (A retain or release is named by its family: the C++ bindings do not say which.)
@@ -247,6 +290,12 @@ TEST(FaultInjection, ScaleWithStagedCopies) {
   unsetenv("CLVF_NO_ZERO_COPY");
 }
 TEST(FaultInjection, Colorspace) { sweep("colorspace", colour_job); }
+TEST(FaultInjection, ScaleInHostBuffers) {
+  std::set<std::string> failed;
+  sweep("scale, host buffers", scale_host_buffers_job, &failed);
+  for (const char* call : {"clSVMAlloc", "clSetKernelArgSVMPointer", "clSVMFree"})
+    EXPECT_EQ(failed.count(call), 1u) << call << " never ran: the device took none of the host buffers' path";
+}
 
 // A device lost mid-stream (PoCL's first wait for a frame fails): the job reports it, and a new
 // job recovers on another device (Oclgrind, from the build's ICD folder; read when this process

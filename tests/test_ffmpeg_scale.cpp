@@ -369,5 +369,45 @@ TEST_F(FfmpegScale, AsyncDepthGivesTheSameFrames) {
   unsetenv("CLVF_NO_ZERO_COPY");
 }
 
+// On a device that shares host memory and has host buffers (PoCL), every filter's system-memory
+// outputs come from host buffers (the next clvf filter reads them in place too); the frames are
+// the bytes they are with copies through staging (CLVF_NO_ZERO_COPY=1), which says why it uses
+// FFmpeg's frames instead.
+TEST_F(FfmpegScale, OutputsAreWrittenInPlaceInHostBuffers) {
+  const fs::path in = dir_ / "in.nut";
+  ASSERT_EQ(run_ffmpeg(fmt::format("-f lavfi -i testsrc2=size=176x144:rate=25,noise=alls=12:allf=t+u -frames:v 9 "
+                                   "-pix_fmt yuv420p -c:v rawvideo -y {}", in.string())).status, 0);
+  const auto run = [&](const std::string& vf, const char* staged, std::string* log) {
+    const fs::path out = dir_ / "frames.md5";
+    EXPECT_EQ(setenv("CLVF_NO_ZERO_COPY", staged, 1), 0);
+    const ProcessResult r = run_ffmpeg(fmt::format("-v verbose -i {} -vf \"{}\" -f framemd5 -y {}", in.string(), vf, out.string()));
+    EXPECT_EQ(r.status, 0) << r.output;
+    *log = r.output;
+    const auto text = read_file(out);
+    return std::string(text.begin(), text.end());
+  };
+  // Each chain with the number of clvf filters in it (the chain filter is one).
+  const std::vector<std::pair<std::string, size_t>> chains = {
+      {"scale_clvf=w=128:h=96", 1},
+      {"denoise_clvf=s=4:p=3:r=5:t=1", 1},
+      {"colorspace_clvf=format=rgba:async_depth=3", 1},
+      {"clvf='chain=scale_clvf=w=128\\:h=96,denoise_clvf=s=4\\:p=3\\:r=5'", 1},
+      {"scale_clvf=w=128:h=96,denoise_clvf=s=4:p=3:r=5,colorspace_clvf=format=nv12", 3}};
+  for (const auto& [vf, filters] : chains) {
+    SCOPED_TRACE(vf);
+    std::string in_place_log, staged_log;
+    const std::string in_place = run(vf, "0", &in_place_log), staged = run(vf, "1", &staged_log);
+    EXPECT_EQ(in_place, staged);
+    EXPECT_NE(in_place.find("0,          8,"), std::string::npos) << in_place;  // the ninth frame came out
+    size_t said = 0;
+    for (size_t at = 0; (at = in_place_log.find("outputs in host buffers, written in place", at)) != std::string::npos; ++at)
+      ++said;
+    EXPECT_EQ(said, filters) << in_place_log;
+    EXPECT_NE(staged_log.find("outputs in FFmpeg's frames, mapped after the kernels: host buffers on"), std::string::npos)
+        << staged_log;
+  }
+  unsetenv("CLVF_NO_ZERO_COPY");
+}
+
 }  // namespace
 }  // namespace clvf::detail::test

@@ -132,6 +132,19 @@ CLVF_API const char *clvf_device_name(const clvf_device *device);
  * at once; 0 where the device uses host frames in place (CPUs, shared memory), so that a source
  * stays in use until its frame completes. 0 for a NULL device. */
 CLVF_API int clvf_device_copies_host_frames(const clvf_device *device);
+/* System memory that the device's kernels read and write where it lies, for the planes of host
+ * frames (CLVF_STORAGE_HOST): a plane inside such a buffer needs no per-frame wrapping, and a
+ * destination's results are visible once its frame completes, with no map command (on PoCL about
+ * a tenth of a 1080p -> 720p scale's time a frame). Fine-grained shared virtual memory: only on
+ * devices that share host memory and offer it (PoCL's CPU device does); elsewhere
+ * CLVF_ERROR_UNSUPPORTED, with what the device lacks, and callers use memory of their own as
+ * before. Frames are otherwise as any host frame. A buffer keeps what it needs alive: it may
+ * outlive its device. */
+typedef struct clvf_host_buffer clvf_host_buffer;
+CLVF_API clvf_status clvf_host_buffer_alloc(clvf_device *device, size_t size, clvf_host_buffer **out);
+/* Its memory, size bytes or more, aligned to 128 bytes. */
+CLVF_API void *clvf_host_buffer_pointer(const clvf_host_buffer *buffer);
+CLVF_API void clvf_host_buffer_release(clvf_host_buffer *buffer);
 /* The OpenCL objects behind a device, so that callers can make buffers and images in its
  * context; any out pointer may be NULL. Not retained: valid while the device lives. */
 CLVF_API clvf_status clvf_device_handles(const clvf_device *device, cl_context *context,

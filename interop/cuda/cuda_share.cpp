@@ -5,10 +5,10 @@
 #include <algorithm>
 
 #if !defined(_WIN32)
-#include <dlfcn.h>
 #include <unistd.h>
 #endif
 
+#include "runtime/cl_entry.hpp"
 #include "runtime/error.hpp"
 
 namespace clvf::detail::cuda {
@@ -21,12 +21,7 @@ constexpr cl_uint kExternalMemoryOpaqueFd = 0x2060;  // CL_EXTERNAL_MEMORY_HANDL
 using CreateBufferWithProperties = cl_mem (*)(cl_context, const cl_ulong*, cl_mem_flags, size_t, void*, cl_int*);
 
 cl_mem import_opaque_fd(cl_context context, int fd, size_t size) {
-#if !defined(_WIN32)
-  // The ICD loader's own entry point (ocl-icd and the Khronos loader export the 3.0 functions).
-  static const auto fn = reinterpret_cast<CreateBufferWithProperties>(dlsym(RTLD_DEFAULT, "clCreateBufferWithProperties"));
-#else
-  const CreateBufferWithProperties fn = nullptr;
-#endif
+  static const auto fn = cl_entry<CreateBufferWithProperties>("clCreateBufferWithProperties");
   if (!fn) {
 #if !defined(_WIN32)
     close(fd);

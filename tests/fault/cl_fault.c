@@ -108,6 +108,21 @@ FAIL_INT(clBuildProgram,
           void(CL_CALLBACK *cb)(cl_program, void *), void *u),
          (p, n, d, o, cb, u))
 FAIL_INT(clSetKernelArg, (cl_kernel k, cl_uint i, size_t s, const void *v), (k, i, s, v))
+/* OpenCL 2.0 (libclvf looks them up at run time, and finds these first). The 1.2 headers do not
+ * declare them. */
+void *CL_API_CALL clSVMAlloc(cl_context c, cl_mem_flags f, size_t s, cl_uint a);
+void CL_API_CALL clSVMFree(cl_context c, void *p);
+cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel k, cl_uint i, const void *p);
+void *CL_API_CALL clSVMAlloc(cl_context c, cl_mem_flags f, size_t s, cl_uint a)
+{
+    return fault("clSVMAlloc") ? NULL : REAL(clSVMAlloc)(c, f, s, a);
+}
+void CL_API_CALL clSVMFree(cl_context c, void *p)
+{
+    fault("clSVMFree"); /* counted; a free cannot fail */
+    REAL(clSVMFree)(c, p);
+}
+FAIL_INT(clSetKernelArgSVMPointer, (cl_kernel k, cl_uint i, const void *p), (k, i, p))
 FAIL_INT(clEnqueueNDRangeKernel,
          (cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *off, const size_t *g, const size_t *l,
           cl_uint n, const cl_event *w, cl_event *e),

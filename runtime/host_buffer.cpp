@@ -46,6 +46,7 @@ std::string host_buffers_unsupported(const Device& device) {
   if (!device.zero_copy_host())
     return device.settings().zero_copy ? "the device does not share host memory (it copies host frames)"
                                        : "CLVF_NO_ZERO_COPY=1 asks for host frames to be copied";
+  if (!device.settings().host_buffers) return "CLVF_NO_HOST_BUFFERS=1 turns them off";
   const Entries& e = entries();
   if (!e.alloc || !e.free || !e.set_arg) return "the OpenCL loader has no clSVMAlloc (OpenCL 2.0)";
   cl_bitfield caps = 0;

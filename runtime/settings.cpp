@@ -20,6 +20,7 @@ Settings Settings::from_environment() {
   else if (const std::string h = text("HOME"); !h.empty())
     s.cache_dir = std::filesystem::path(h) / ".cache" / "clvf";
   s.zero_copy = text("CLVF_NO_ZERO_COPY") != "1";
+  s.host_buffers = text("CLVF_NO_HOST_BUFFERS") != "1";
   s.profiling = text("CLVF_PROFILE") == "1";
   s.scale_kernels = text("CLVF_SCALE_KERNELS");
   s.denoise_shape = text("CLVF_DENOISE_SHAPE");

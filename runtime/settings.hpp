@@ -11,6 +11,7 @@ struct Settings {
   // CLVF_CACHE_DIR, else $XDG_CACHE_HOME/clvf, else $HOME/.cache/clvf; empty: no binary cache.
   std::filesystem::path cache_dir;
   bool zero_copy = true;      // CLVF_NO_ZERO_COPY=1: host frames always staged (the discrete-GPU path)
+  bool host_buffers = true;   // CLVF_NO_HOST_BUFFERS=1: clvf_host_buffer_alloc refuses (the filters map their outputs)
   bool profiling = false;     // CLVF_PROFILE=1: queues the device makes record kernel times
   std::string scale_kernels;  // CLVF_SCALE_KERNELS: block, cpu or gpu ("": by the device's type)
   std::string denoise_shape;  // CLVF_DENOISE_SHAPE: WX,VEC,LANES,ROWS[,RUNS], a tuning aid

@@ -81,13 +81,14 @@ TEST(Settings, ReadWhenTheDeviceOpensAndKept) {
 }
 
 TEST(Settings, GivenSettingsAreNotReadFromTheEnvironment) {
-  ScopedEnv kernels("CLVF_SCALE_KERNELS", "bogus"), staged("CLVF_NO_ZERO_COPY", "1");
+  ScopedEnv kernels("CLVF_SCALE_KERNELS", "bogus"), staged("CLVF_NO_ZERO_COPY", "1"), mapped("CLVF_NO_HOST_BUFFERS", "1");
   Settings given;
   given.scale_kernels = "gpu";
   given.poison = 7;
   auto device = Device::open(test_spec(), given);
   EXPECT_EQ(scale_error(device), "");
   EXPECT_TRUE(device->settings().zero_copy);
+  EXPECT_TRUE(device->settings().host_buffers);
   EXPECT_EQ(device->settings().poison, 7);
 }
 

@@ -2,7 +2,9 @@
  * frames one at a time (upload + kernels + download), host frames with CLVF_MAX_IN_FLIGHT in
  * flight (submit / complete: copies overlap kernels on discrete GPUs), and frames already in cl
  * buffers (kernels only), one at a time (the host waits for each) and in flight (the device's
- * pace, with no host round trip between frames).
+ * pace, with no host round trip between frames); last, host frames one at a time again with both
+ * frames in host buffers (clvf_host_buffer_alloc: no map after the kernels), where the device has
+ * them.
  *   throughput scale [algorithm[:SRC_FMT:DST_FMT]] [frames] [SRC_WxH] [DST_WxH]
  *                                                   defaults: bicubic 300 1920x1080 1280x720, NV12
  *   (with formats, the scale converts in the same operation: p010 is taken as BT.2020 and
@@ -145,13 +147,21 @@ int main(int argc, char **argv)
     if (clvf_device_open(NULL, &dev) != CLVF_OK || clvf_device_handles(dev, &ctx, NULL, NULL) != CLVF_OK)
         return fail("device");
     printf("%s %dx%d -> %dx%d %s, %d frames, %s\n", argv[1], W, H, w, h, setting, frames, clvf_device_name(dev));
-    for (int mode = 0; mode < 4; mode++) {
-        const clvf_storage storage = mode >= 2 ? CLVF_STORAGE_CL_BUFFER : CLVF_STORAGE_HOST;
+    for (int mode = 0; mode < 5; mode++) {
+        const clvf_storage storage = mode == 2 || mode == 3 ? CLVF_STORAGE_CL_BUFFER : CLVF_STORAGE_HOST;
         const int in_flight = mode == 1 || mode == 3;
         const layout in_layout = layout_of(denoise ? "nv12" : src_fmt, W, H);
         const layout out_layout = layout_of(denoise ? "nv12" : dst_fmt, w, h);
         size_t in_bytes = layout_bytes(in_layout), out_bytes = layout_bytes(out_layout);
-        unsigned char *in = malloc(in_bytes), *out = malloc(out_bytes);
+        clvf_host_buffer *hin = NULL, *hout = NULL;
+        if (mode == 4 && (clvf_host_buffer_alloc(dev, in_bytes, &hin) != CLVF_OK ||
+                          clvf_host_buffer_alloc(dev, out_bytes, &hout) != CLVF_OK)) {
+            printf("  %-44s %s\n", "host frames in host buffers", clvf_last_error());
+            clvf_host_buffer_release(hin);
+            break;
+        }
+        unsigned char *in = hin ? clvf_host_buffer_pointer(hin) : malloc(in_bytes);
+        unsigned char *out = hout ? clvf_host_buffer_pointer(hout) : malloc(out_bytes);
         cl_mem bin, bout;
         clvf_frame a, b;
         op o;
@@ -250,14 +260,20 @@ int main(int argc, char **argv)
                mode == 0   ? "host frames, one at a time"
                : mode == 1 ? "host frames, " CLVF_STR(CLVF_MAX_IN_FLIGHT) " in flight"
                : mode == 2 ? "cl buffers (kernels only)"
-                           : "cl buffers, " CLVF_STR(CLVF_MAX_IN_FLIGHT) " in flight",
+               : mode == 3 ? "cl buffers, " CLVF_STR(CLVF_MAX_IN_FLIGHT) " in flight"
+                           : "host frames in host buffers, one at a time",
                elapsed / frames * 1e3, frames / elapsed);
         printf("%s", o.profile(o.handle));
         o.release(o.handle);
         clReleaseMemObject(bin);
         clReleaseMemObject(bout);
-        free(in);
-        free(out);
+        if (hin) {
+            clvf_host_buffer_release(hin);
+            clvf_host_buffer_release(hout);
+        } else {
+            free(in);
+            free(out);
+        }
     }
     clvf_device_release(dev);
     return 0;

@@ -81,12 +81,14 @@ void submit_frame(const Device& device, KernelProfile& profile, FramePlanes* src
     if (wait && !wait->empty()) q.enqueueBarrierWithWaitList(wait);
     profile.forget_last();
     enqueue_steps(device, steps, enqueue_step, side_queue, f);
-    if (f.planes_done.empty() && dst_planes && dst_planes->mapped_in_place()) {
-      // Maps move no data: on the kernels' queue they follow the kernels with no marker and no
-      // other queue to notify (PoCL: 20 us after a 1080p scale's kernels against 28).
-      for (size_t i = 0; i < dst_planes->plane_count(); ++i) dst_planes->download(q, dst, i, {}, f.done);
-      // Planes in HostBuffers need no map: the last kernel's event then stands for the frame (a
-      // marker where there was none; PoCL runs a marker 10-20 us after the kernel it follows).
+    if (f.planes_done.empty() && !(dst_planes && dst_planes->staged())) {
+      // Maps of host frames used in place move no data: on the kernels' queue they follow the
+      // kernels with no marker and no other queue to notify (PoCL: 20 us after a 1080p scale's
+      // kernels against 28).
+      for (size_t i = 0; dst_planes && i < dst_planes->plane_count(); ++i) dst_planes->download(q, dst, i, {}, f.done);
+      // Where nothing is mapped (OpenCL frames, planes in HostBuffers), the last kernel's event
+      // stands for the frame (a marker where there was none: PoCL ran a marker 10-20 us after
+      // the kernel it follows).
       if (f.done.empty()) {
         if (const cl::Event* last = profile.last())
           f.done.push_back(*last);

@@ -29,7 +29,9 @@ struct FrameInFlight {
   std::vector<cl::Event> planes_done;  // markers after the steps on each queue
 };
 
-// A step enqueues its commands on the queue it is given.
+// A step enqueues its commands on the queue it is given, each kernel with the event
+// KernelProfile::track gives it: the last one's event is the frame's completion where nothing
+// follows the kernels (OpenCL frames, host buffers).
 using FrameSteps = FunctionRef<void(size_t, const cl::CommandQueue&)>;
 
 // Fills `f`: enqueue_step(i, queue), i < steps, sets frame arguments and enqueues kernels (one

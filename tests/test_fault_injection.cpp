@@ -68,34 +68,15 @@ Result run_job(const Job& job, const char* device = nullptr) {
   return r;
 }
 
-clvf_status scale_job(clvf_device* dev, std::vector<unsigned char>& out) {
-  clvf_scale_params p;
-  clvf_scale_params_default(&p);
-  p.format = CLVF_PIX_NV12, p.src_width = W, p.src_height = H, p.dst_width = 40, p.dst_height = 30;
-  p.dst_format = CLVF_PIX_YUV420P, p.src_matrix = CLVF_MATRIX_BT709, p.dst_matrix = CLVF_MATRIX_SMPTE170M;
-  clvf_scale* op = nullptr;
-  clvf_status st = clvf_scale_create(dev, &p, &op);
-  std::vector<HostFrame> src, dst;
-  for (unsigned i = 0; i < 3; ++i) src.emplace_back(CLVF_PIX_NV12, W, H, i), dst.emplace_back(CLVF_PIX_YUV420P, 40, 30, 99);
-  // Three frames in flight, then completed in order.
-  for (size_t i = 0; i < src.size() && st == CLVF_OK; ++i) st = clvf_scale_submit(op, &src[i].frame, &dst[i].frame);
-  for (size_t i = 0; i < src.size() && st == CLVF_OK; ++i) st = clvf_scale_complete(op);
-  clvf_scale_release(op);
-  for (auto& f : dst) out.insert(out.end(), f.bytes.begin(), f.bytes.end());
-  return st;
-}
-
 // A host frame's bytes moved into a host buffer (clvf_host_buffer_alloc), planes at the same offsets.
 struct BufferedFrame {
   clvf_host_buffer* buffer = nullptr;
   clvf_frame frame{};
-  size_t size = 0;
   clvf_status make(clvf_device* dev, const HostFrame& h) {
-    size = h.bytes.size();
-    const clvf_status st = clvf_host_buffer_alloc(dev, size, &buffer);
+    const clvf_status st = clvf_host_buffer_alloc(dev, h.bytes.size(), &buffer);
     if (st != CLVF_OK) return st;
     auto* base = static_cast<unsigned char*>(clvf_host_buffer_pointer(buffer));
-    std::memcpy(base, h.bytes.data(), size);
+    std::memcpy(base, h.bytes.data(), h.bytes.size());
     frame = h.frame;
     for (clvf_plane& p : frame.planes)
       if (p.data) p.data = base + (static_cast<const unsigned char*>(p.data) - h.bytes.data());
@@ -104,27 +85,38 @@ struct BufferedFrame {
   ~BufferedFrame() { clvf_host_buffer_release(buffer); }
 };
 
-// scale_job's frames in host buffers: kernels reach them as SVM pointers, with no map.
-clvf_status scale_host_buffers_job(clvf_device* dev, std::vector<unsigned char>& out) {
+// Scale with conversion, three frames in flight then completed in order; with `host_buffers`
+// every frame in a host buffer (kernels reach them as SVM pointers, with no map).
+clvf_status scale_frames(clvf_device* dev, std::vector<unsigned char>& out, bool host_buffers) {
   clvf_scale_params p;
   clvf_scale_params_default(&p);
   p.format = CLVF_PIX_NV12, p.src_width = W, p.src_height = H, p.dst_width = 40, p.dst_height = 30;
   p.dst_format = CLVF_PIX_YUV420P, p.src_matrix = CLVF_MATRIX_BT709, p.dst_matrix = CLVF_MATRIX_SMPTE170M;
   clvf_scale* op = nullptr;
   clvf_status st = clvf_scale_create(dev, &p, &op);
-  BufferedFrame src[3], dst[3];
-  for (unsigned i = 0; i < 3 && st == CLVF_OK; ++i) {
-    st = src[i].make(dev, HostFrame(CLVF_PIX_NV12, W, H, i));
-    if (st == CLVF_OK) st = dst[i].make(dev, HostFrame(CLVF_PIX_YUV420P, 40, 30, 99));
+  std::vector<HostFrame> src, dst;
+  for (unsigned i = 0; i < 3; ++i) src.emplace_back(CLVF_PIX_NV12, W, H, i), dst.emplace_back(CLVF_PIX_YUV420P, 40, 30, 99);
+  BufferedFrame moved_src[3], moved_dst[3];
+  for (size_t i = 0; host_buffers && i < src.size() && st == CLVF_OK; ++i) {
+    st = moved_src[i].make(dev, src[i]);
+    if (st == CLVF_OK) st = moved_dst[i].make(dev, dst[i]);
   }
-  for (size_t i = 0; i < 3 && st == CLVF_OK; ++i) st = clvf_scale_submit(op, &src[i].frame, &dst[i].frame);
-  for (size_t i = 0; i < 3 && st == CLVF_OK; ++i) st = clvf_scale_complete(op);
+  const auto frame = [&](std::vector<HostFrame>& f, BufferedFrame* moved, size_t i) {
+    return host_buffers ? &moved[i].frame : &f[i].frame;
+  };
+  for (size_t i = 0; i < src.size() && st == CLVF_OK; ++i) st = clvf_scale_submit(op, frame(src, moved_src, i), frame(dst, moved_dst, i));
+  for (size_t i = 0; i < src.size() && st == CLVF_OK; ++i) st = clvf_scale_complete(op);
   clvf_scale_release(op);
-  for (auto& f : dst)
-    if (f.buffer) out.insert(out.end(), static_cast<unsigned char*>(clvf_host_buffer_pointer(f.buffer)),
-                             static_cast<unsigned char*>(clvf_host_buffer_pointer(f.buffer)) + f.size);
+  for (size_t i = 0; i < dst.size(); ++i) {
+    const auto* bytes = !host_buffers ? dst[i].bytes.data()
+                        : moved_dst[i].buffer ? static_cast<const unsigned char*>(clvf_host_buffer_pointer(moved_dst[i].buffer))
+                                              : nullptr;
+    if (bytes) out.insert(out.end(), bytes, bytes + dst[i].bytes.size());
+  }
   return st;
 }
+
+clvf_status scale_job(clvf_device* dev, std::vector<unsigned char>& out) { return scale_frames(dev, out, false); }
 
 clvf_status colour_job(clvf_device* dev, std::vector<unsigned char>& out) {
   clvf_colorspace_params p;
@@ -292,7 +284,8 @@ TEST(FaultInjection, ScaleWithStagedCopies) {
 TEST(FaultInjection, Colorspace) { sweep("colorspace", colour_job); }
 TEST(FaultInjection, ScaleInHostBuffers) {
   std::set<std::string> failed;
-  sweep("scale, host buffers", scale_host_buffers_job, &failed);
+  sweep("scale, host buffers", [](clvf_device* d, std::vector<unsigned char>& o) { return scale_frames(d, o, true); },
+        &failed);
   for (const char* call : {"clSVMAlloc", "clSetKernelArgSVMPointer", "clSVMFree"})
     EXPECT_EQ(failed.count(call), 1u) << call << " never ran: the device took none of the host buffers' path";
 }

@@ -98,6 +98,15 @@ class HostBuffers : public StorageChecker {
     StorageChecker::SetUp();
     why_not_ = host_buffers_unsupported(*device_);
   }
+  // handle_ wrapped again with `name`=1 in the environment (as it was again afterwards).
+  void rewrap_with(const char* name) {
+    const char* outer = std::getenv(name);
+    const std::string saved = outer ? outer : "";
+    setenv(name, "1", 1);
+    rewrap();
+    if (outer) setenv(name, saved.c_str(), 1);
+    else unsetenv(name);
+  }
   std::string why_not_;
 };
 
@@ -273,12 +282,7 @@ TEST_F(HostBuffers, RefusalsSayWhy) {
     EXPECT_NE(std::string(clvf_last_error()).find("0 bytes"), std::string::npos) << clvf_last_error();
   }
   // Copies asked for: the device's host frames go through staging, where these buffers gain nothing.
-  const char* outer = std::getenv("CLVF_NO_ZERO_COPY");
-  const std::string saved = outer ? outer : "";
-  setenv("CLVF_NO_ZERO_COPY", "1", 1);
-  rewrap();
-  if (outer) setenv("CLVF_NO_ZERO_COPY", saved.c_str(), 1);
-  else unsetenv("CLVF_NO_ZERO_COPY");
+  rewrap_with("CLVF_NO_ZERO_COPY");
   EXPECT_EQ(clvf_host_buffer_alloc(handle_, 64, &buffer), CLVF_ERROR_UNSUPPORTED);
   EXPECT_EQ(buffer, nullptr);
   const std::string message = clvf_last_error();
@@ -287,12 +291,7 @@ TEST_F(HostBuffers, RefusalsSayWhy) {
       << message;
   // Turned off (a workaround for a driver whose shared memory misbehaves, and the benchmarks' A/B).
   if (!why_not_.empty()) return;
-  const char* outer_off = std::getenv("CLVF_NO_HOST_BUFFERS");
-  const std::string saved_off = outer_off ? outer_off : "";
-  setenv("CLVF_NO_HOST_BUFFERS", "1", 1);
-  rewrap();
-  if (outer_off) setenv("CLVF_NO_HOST_BUFFERS", saved_off.c_str(), 1);
-  else unsetenv("CLVF_NO_HOST_BUFFERS");
+  rewrap_with("CLVF_NO_HOST_BUFFERS");
   EXPECT_EQ(clvf_host_buffer_alloc(handle_, 64, &buffer), CLVF_ERROR_UNSUPPORTED);
   EXPECT_NE(std::string(clvf_last_error()).find("CLVF_NO_HOST_BUFFERS=1 turns them off"), std::string::npos)
       << clvf_last_error();

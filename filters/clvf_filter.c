@@ -520,7 +520,6 @@ int ff_clvf_check_frame(AVFilterContext *ctx, AVFilterLink *inlink, const AVFram
     return 0;
 }
 
-
 void ff_clvf_describe_frame(const AVFrame *f, int hw, clvf_pixel_format format, clvf_frame *out)
 {
     int nb_planes = format == CLVF_PIX_RGBA || format == CLVF_PIX_BGRA       ? 1

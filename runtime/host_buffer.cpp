@@ -35,10 +35,14 @@ struct Span {
   size_t size;
   cl_context context;
 };
-std::mutex registry_mutex;
+// Never destroyed: FFmpeg may free a frame's buffer while the process's statics are torn down.
+std::mutex& registry_mutex() {
+  static auto* m = new std::mutex;
+  return *m;
+}
 std::map<uintptr_t, Span>& registry() {
-  static std::map<uintptr_t, Span> spans;
-  return spans;
+  static auto* spans = new std::map<uintptr_t, Span>;
+  return *spans;
 }
 }  // namespace
 
@@ -66,13 +70,13 @@ HostBuffer::HostBuffer(const Device& device, size_t bytes) : context_(device.con
   if (!data_)
     throw Error(CLVF_ERROR_OUT_OF_MEMORY, fmt::format("clSVMAlloc of {} bytes of fine-grained shared memory failed "
                                                       "on {}", bytes, device.name()));
-  std::lock_guard<std::mutex> lock(registry_mutex);
+  std::lock_guard<std::mutex> lock(registry_mutex());
   registry()[reinterpret_cast<uintptr_t>(data_)] = Span{bytes, context_()};
 }
 
 HostBuffer::~HostBuffer() {
   {
-    std::lock_guard<std::mutex> lock(registry_mutex);
+    std::lock_guard<std::mutex> lock(registry_mutex());
     registry().erase(reinterpret_cast<uintptr_t>(data_));
   }
   entries().free(context_(), data_);
@@ -80,7 +84,7 @@ HostBuffer::~HostBuffer() {
 
 bool in_host_buffer(const cl::Context& context, const void* p, size_t bytes) {
   const auto start = reinterpret_cast<uintptr_t>(p);
-  std::lock_guard<std::mutex> lock(registry_mutex);
+  std::lock_guard<std::mutex> lock(registry_mutex());
   const auto& spans = registry();
   auto it = spans.upper_bound(start);
   if (it == spans.begin()) return false;

@@ -2,7 +2,8 @@
 // make their writes visible to the host: fine-grained SVM buffers (clSVMAlloc), on devices that
 // share host memory and offer them (PoCL on CPUs). A host plane inside one reaches the kernels as
 // an SVM pointer (FramePlanes): no buffer wrapped around it per frame, and no map and unmap after
-// the kernels, which on PoCL cost about 60 us a 1080p -> 720p frame of about 600.
+// the kernels (six commands a yuv420p frame; on PoCL here a 1080p -> 720p spline36 frame took
+// 0.45-0.52 ms through the C API against 0.52-0.76 in malloc memory).
 #pragma once
 #include <cstddef>
 #include <string>

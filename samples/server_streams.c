@@ -1,7 +1,9 @@
 /* A server's use of the C API: several streams, each on its own thread with its own operation
  * (scale 1280x720 NV12 to 640x360 with a conversion to BT.601 YUV420P, frames in flight through
- * submit/complete), all on one shared device. Each stream's output is checked against the same
- * frames processed one at a time on the main thread beforehand: bit-identical, or it fails.
+ * submit/complete), all on one shared device. Each stream writes its outputs into host buffers
+ * where the device has them (clvf_host_buffer_alloc: no map after the kernels), else into malloc'd
+ * memory, and checks them against the same frames processed one at a time on the main thread
+ * beforehand, into malloc'd memory: bit-identical, or it fails.
  *   server_streams [threads] [frames per thread] [device]      defaults: 8 100, the default device */
 #include <pthread.h>
 #include <stdint.h>
@@ -16,6 +18,17 @@ enum { SW = 1280, SH = 720, DW = 640, DH = 360, DISTINCT = 4 };
 static clvf_device *device;
 static unsigned char *inputs[DISTINCT], *expected[DISTINCT];
 static int frames_per_thread = 100;
+static int host_buffers;                          /* the device has them (main tries once) */
+static char output_memory[256] = "host buffers"; /* what the streams' outputs are in */
+
+/* `bytes` of memory for outputs: a host buffer where the device has them (*buffer set), else malloc's. */
+static unsigned char *output_alloc(size_t bytes, clvf_host_buffer **buffer)
+{
+    *buffer = NULL;
+    if (!host_buffers)
+        return malloc(bytes);
+    return clvf_host_buffer_alloc(device, bytes, buffer) == CLVF_OK ? clvf_host_buffer_pointer(*buffer) : NULL;
+}
 
 static void describe_nv12(clvf_frame *f, unsigned char *base, int w, int h)
 {
@@ -55,6 +68,7 @@ static void *stream(void *arg)
     const int id = (int)(intptr_t)arg;
     const size_t out_bytes = (size_t)DW * DH * 3 / 2;
     unsigned char *out[CLVF_MAX_IN_FLIGHT];
+    clvf_host_buffer *buffers[CLVF_MAX_IN_FLIGHT];
     int which[CLVF_MAX_IN_FLIGHT], bad = 0;
     clvf_scale *s = create();
     clvf_frame src, dst;
@@ -62,7 +76,13 @@ static void *stream(void *arg)
     if (!s)
         return (void *)(intptr_t)-1;
     for (int i = 0; i < CLVF_MAX_IN_FLIGHT; i++)
-        out[i] = malloc(out_bytes);
+        if (!(out[i] = output_alloc(out_bytes, &buffers[i]))) {
+            fprintf(stderr, "server_streams: stream %d: %s\n", id, clvf_last_error());
+            while (i--)
+                buffers[i] ? clvf_host_buffer_release(buffers[i]) : free(out[i]);
+            clvf_scale_release(s);
+            return (void *)(intptr_t)-1;
+        }
     for (int n = 0; n < frames_per_thread + CLVF_MAX_IN_FLIGHT; n++) {
         const int slot = n % CLVF_MAX_IN_FLIGHT;
         if (n >= CLVF_MAX_IN_FLIGHT) { /* the frame submitted CLVF_MAX_IN_FLIGHT ago */
@@ -87,8 +107,12 @@ static void *stream(void *arg)
         }
     }
     clvf_scale_release(s);
-    for (int i = 0; i < CLVF_MAX_IN_FLIGHT; i++)
-        free(out[i]);
+    for (int i = 0; i < CLVF_MAX_IN_FLIGHT; i++) {
+        if (buffers[i])
+            clvf_host_buffer_release(buffers[i]);
+        else
+            free(out[i]);
+    }
     return (void *)(intptr_t)bad;
 }
 
@@ -107,6 +131,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "server_streams: %s\n", clvf_last_error());
         return 1;
     }
+    clvf_host_buffer *probe = NULL;
+    host_buffers = clvf_host_buffer_alloc(device, 64, &probe) == CLVF_OK;
+    if (!host_buffers)
+        snprintf(output_memory, sizeof output_memory, "malloc'd memory (%s)", clvf_last_error());
+    clvf_host_buffer_release(probe);
     /* Distinct inputs (a moving gradient with a checker pattern), and their outputs made one at a time. */
     clvf_scale *ref = create();
     if (!ref)
@@ -137,8 +166,8 @@ int main(int argc, char **argv)
             failed = 1;
         }
     }
-    printf("server_streams: %d streams x %d frames on %s: %s\n", threads, frames_per_thread,
-           clvf_device_name(device), failed ? "FAILED" : "every output identical to one-at-a-time");
+    printf("server_streams: %d streams x %d frames on %s, outputs in %s: %s\n", threads, frames_per_thread,
+           clvf_device_name(device), output_memory, failed ? "FAILED" : "every output identical to one-at-a-time");
     for (int k = 0; k < DISTINCT; k++)
         free(inputs[k]), free(expected[k]);
     clvf_device_release(device);

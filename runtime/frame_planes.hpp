@@ -61,8 +61,6 @@ class FramePlanes {
   size_t plane_count() const { return shapes_.size(); }
   // Host storage on a device without shared memory: copies go through pinned staging.
   bool staged() const { return storage_ == CLVF_STORAGE_HOST && !zero_copy_; }
-  // Host storage used in place: its downloads are maps, which move no data.
-  bool mapped_in_place() const { return storage_ == CLVF_STORAGE_HOST && zero_copy_; }
   // Drops the zero-copy wrappers (after the queue has finished with them).
   void unbind() {
     wrapped_.clear();

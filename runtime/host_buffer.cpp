@@ -62,7 +62,7 @@ std::string host_buffers_unsupported(const Device& device) {
   return {};
 }
 
-HostBuffer::HostBuffer(const Device& device, size_t bytes) : context_(device.context()), size_(bytes) {
+HostBuffer::HostBuffer(const Device& device, size_t bytes) : context_(device.context()) {
   if (const std::string why = host_buffers_unsupported(device); !why.empty())
     throw Error(CLVF_ERROR_UNSUPPORTED, fmt::format("host buffers on {}: {}", device.name(), why));
   if (bytes == 0) throw Error(CLVF_ERROR_INVALID_ARGUMENT, "a host buffer of 0 bytes");

@@ -26,12 +26,10 @@ class HostBuffer {
   HostBuffer(const HostBuffer&) = delete;
   HostBuffer& operator=(const HostBuffer&) = delete;
   void* data() const { return data_; }
-  size_t size() const { return size_; }
 
  private:
   cl::Context context_;
   void* data_ = nullptr;
-  size_t size_ = 0;
 };
 
 // Whether [p, p + bytes) lies inside one HostBuffer made in `context`.

@@ -27,8 +27,9 @@ void finish_all(const Device& device) {
 // GPU runs the planes at once: one plane's work-groups fill the multiprocessors that another's
 // last round leaves idle. Neither queue waits for the other after the steps (the side queue's
 // next frame waits for this frame's step 0 anyway, through its marker): the next frame's step 0
-// starts while this frame's others still run. `planes_done` gets a marker on each queue.
-void enqueue_steps(const Device& device, size_t steps, FrameSteps enqueue_step, bool side_queue, FrameInFlight& f) {
+// starts while this frame's others still run. `planes_done` gets each queue's last kernel.
+void enqueue_steps(const Device& device, KernelProfile& profile, size_t steps, FrameSteps enqueue_step, bool side_queue,
+                   FrameInFlight& f) {
   const auto& q = device.queue();
   if (!side_queue || steps < 2) {
     for (size_t i = 0; i < steps; ++i) enqueue_step(i, q);
@@ -38,12 +39,18 @@ void enqueue_steps(const Device& device, size_t steps, FrameSteps enqueue_step, 
   f.started.emplace_back();
   q.enqueueMarkerWithWaitList(nullptr, &f.started[0]);
   side.enqueueBarrierWithWaitList(&f.started);
+  // A step's commands are all tracked kernels (FrameSteps), so a queue's last one ends its steps
+  // (a marker where a queue got none: the second plane of a pair).
+  const auto last_on = [&](const cl::CommandQueue& queue) {
+    const cl::Event* last = profile.last();
+    if (last) f.planes_done.push_back(*last);
+    else queue.enqueueMarkerWithWaitList(nullptr, &f.planes_done.emplace_back());
+    profile.forget_last();
+  };
   enqueue_step(0, q);
+  last_on(q);
   for (size_t i = 1; i < steps; ++i) enqueue_step(i, side);
-  f.planes_done.emplace_back();
-  f.planes_done.emplace_back();
-  q.enqueueMarkerWithWaitList(nullptr, &f.planes_done[0]);
-  side.enqueueMarkerWithWaitList(nullptr, &f.planes_done[1]);
+  last_on(side);
   side.flush();
   device.side_queue_used();
 }
@@ -80,17 +87,20 @@ void submit_frame(const Device& device, KernelProfile& profile, FramePlanes* src
     if (!f.uploaded.empty()) q.enqueueBarrierWithWaitList(&f.uploaded);
     if (wait && !wait->empty()) q.enqueueBarrierWithWaitList(wait);
     profile.forget_last();
-    enqueue_steps(device, steps, enqueue_step, side_queue, f);
-    if (f.planes_done.empty() && !(dst_planes && dst_planes->staged())) {
+    enqueue_steps(device, profile, steps, enqueue_step, side_queue, f);
+    if (!(dst_planes && dst_planes->staged())) {
       // Maps of host frames used in place move no data: on the kernels' queue they follow the
       // kernels with no marker and no other queue to notify (PoCL: 20 us after a 1080p scale's
-      // kernels against 28).
-      for (size_t i = 0; dst_planes && i < dst_planes->plane_count(); ++i) dst_planes->download(q, dst, i, {}, f.done);
-      // Where nothing is mapped (OpenCL frames, planes in HostBuffers), the last kernel's event
-      // stands for the frame (a marker where there was none: in PoCL's trace a marker ended a
+      // kernels against 28), and the side queue's last kernel where there is one.
+      for (size_t i = 0; dst_planes && i < dst_planes->plane_count(); ++i)
+        dst_planes->download(q, dst, i, f.planes_done, f.done);
+      // Where nothing is mapped (OpenCL frames, planes in HostBuffers), the last kernels' events
+      // stand for the frame (a marker where there was none: in PoCL's trace a marker ended a
       // median 11 us after the kernel it followed).
       if (f.done.empty()) {
-        if (const cl::Event* last = profile.last())
+        if (!f.planes_done.empty())
+          f.done.insert(f.done.end(), f.planes_done.begin(), f.planes_done.end());
+        else if (const cl::Event* last = profile.last())
           f.done.push_back(*last);
         else
           q.enqueueMarkerWithWaitList(nullptr, &f.computed[0]);

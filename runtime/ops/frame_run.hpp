@@ -60,6 +60,8 @@ class FramePipeline {
   // side_queue: the steps are independent, and long enough that running them at once pays for
   // the two queues' synchronisation (see submit_frame).
   explicit FramePipeline(bool side_queue = false) : side_queue_(side_queue) {}
+  // The same, decided once the steps are known (before the first frame).
+  void set_side_queue(bool side_queue) { side_queue_ = side_queue; }
   ~FramePipeline();
   FramePipeline(const FramePipeline&) = delete;
   FramePipeline& operator=(const FramePipeline&) = delete;

@@ -23,6 +23,17 @@ run_seconds() {  # run_seconds CHAIN FRAMES [GLOBAL OPTIONS]
   t1=$(date +%s.%N)
   awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }'
 }
+# "FPS STARTUP" from pairs "SHORT LONG ..." of runs of 2 and N + 2 frames: the fastest short run and
+# the fastest long run, since other work on a shared machine only ever slows a run down. (The
+# smallest difference within a pair would favour pairs whose short run was the slowed one, and
+# overstate the rate.)
+rate_of_runs() {
+  echo "$1" | awk -v n="$2" '{ for (i = 1; i < NF; i += 2) {
+      if (a == "" || $i < a) a = $i
+      if (b == "" || $(i + 1) < b) b = $(i + 1) }
+    best = b - a
+    if (best <= 0) print "inf", a; else printf "%.2f %.2f\n", n / best, a - 2 * best / n }'
+}
 fps_of() {
   local chain=$1 n=${2:-100} pre=${3:-} short long runs=""
   run_seconds "$chain" 2 "$pre" > /dev/null
@@ -31,13 +42,30 @@ fps_of() {
     long=$(run_seconds "$chain" $((n + 2)) "$pre")
     runs+="$short $long "
   done
-  # The fastest short run and the fastest long run: other work on a shared machine only ever slows
-  # a run down. (The smallest difference within a pair would favour pairs whose short run was the
-  # slowed one, and overstate the rate.)
-  echo "$runs" | awk -v n="$n" '{ for (i = 1; i < NF; i += 2) {
-      if (a == "" || $i < a) a = $i
-      if (b == "" || $(i + 1) < b) b = $(i + 1) }
-    best = b - a
-    if (best <= 0) print "inf", a; else printf "%.2f %.2f\n", n / best, a - 2 * best / n }'
+  rate_of_runs "$runs" "$n"
+}
+# fps_rows FRAMES ROW...   each ROW "ENVIRONMENT|SRC_SIZE|SRC_FMT|CHAIN" (ENVIRONMENT: one
+# VAR=value, or empty) prints "FPS STARTUP" a row, in order, as fps_of does; but the rows take
+# turns, a pair of runs each a round, so that a busy spell on a shared machine falls on all of
+# them and their ratios hold where figures from rows run one after another would not.
+row_seconds() {  # row_seconds ROW FRAMES
+  local environment size fmt chain
+  IFS='|' read -r environment size fmt chain <<< "$1"
+  ( [ -z "$environment" ] || export "${environment?}"; SRC_SIZE=$size SRC_FMT=$fmt run_seconds "$chain" "$2" )
+}
+fps_rows() {
+  local n=$1 i
+  shift
+  local -a runs=()
+  for i in $(seq 0 $(($# - 1))); do runs[i]=""; done
+  for row in "$@"; do row_seconds "$row" 2 > /dev/null; done
+  for _ in $(seq "${FPS_RUNS:-3}"); do
+    i=0
+    for row in "$@"; do
+      runs[i]+="$(row_seconds "$row" 2) $(row_seconds "$row" $((n + 2))) "
+      i=$((i + 1))
+    done
+  done
+  for i in $(seq 0 $(($# - 1))); do rate_of_runs "${runs[i]}" "$n"; done
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }

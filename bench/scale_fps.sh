@@ -5,9 +5,10 @@
 # async_depth=3 (frames kept in flight between FFmpeg's calls), and once with its outputs in
 # FFmpeg's frames instead of host buffers (CLVF_NO_HOST_BUFFERS=1) (bench/fps_lib.sh: steady-state
 # fps, and the seconds to the first frames), ratios to swscale and to zscale with the same filter.
+# The rows of one size and format take turns (fps_rows), FPS_RUNS rounds (default 3).
 #   bash bench/scale_fps.sh [frames]      CLVF_DEVICE picks the OpenCL device (default: default)
 set -euo pipefail
-N=${1:-300}
+N=${1:-1000}
 source "$(dirname "$0")/fps_lib.sh"
 source "$(dirname "$0")/plot.sh"
 
@@ -49,16 +50,33 @@ rows=(
   "1080p->854x480|yuv420p|scale_clvf bicubic|scale_clvf=w=854:h=480:algorithm=bicubic"
   "1080p->854x480|yuv420p|scale_clvf spline36|scale_clvf=w=854:h=480:algorithm=spline36"
 )
-printf "%d frames, %s, device: %s (zscale on nv12: through a swscale conversion to yuv420p)\n" \
-  "$N" "$(nproc) cores" "${CLVF_DEVICE:-default}"
+printf "%d frames, fastest of %d rounds taken in turns, %s, device: %s (zscale on nv12: through a swscale conversion to yuv420p)\n" \
+  "$N" "${FPS_RUNS:-3}" "$(nproc) cores" "${CLVF_DEVICE:-default}"
 printf "%-58s %10s %14s %16s %10s\n" "scaler" "fps" "vs swscale" "vs zscale same" "startup s"
 table=$(mktemp)
+# The rows of each size and format, in turns; then the table in the rows' order.
+declare -A measured
+groups=()
+for row in "${rows[@]}"; do
+  IFS='|' read -r size fmt _ <<< "$row"
+  [[ " ${groups[*]} " == *" $size|$fmt "* ]] || groups+=("$size|$fmt")
+done
+for group in "${groups[@]}"; do
+  specs=() members=()
+  for row in "${rows[@]}"; do
+    IFS='|' read -r size fmt scaler chain environment <<< "$row"
+    [ "$size|$fmt" = "$group" ] || continue
+    src=1920x1080
+    [ "${size%%->*}" = 720p ] && src=1280x720
+    specs+=("$environment|$src|$fmt|$chain") members+=("$row")
+  done
+  mapfile -t results < <(fps_rows "$N" "${specs[@]}")
+  for k in "${!members[@]}"; do measured[${members[k]}]=${results[k]}; done
+done
 for row in "${rows[@]}"; do
   IFS='|' read -r size fmt scaler chain environment <<< "$row"
   name="$scaler, $fmt, $size"
-  src=1920x1080
-  [ "${size%%->*}" = 720p ] && src=1280x720
-  read -r f startup <<< "$( [ -z "$environment" ] || export "${environment?}"; SRC_SIZE=$src SRC_FMT=$fmt fps_of "$chain" "$N")"
+  read -r f startup <<< "${measured[$row]}"
   fps[$name]=$f
   ref=${fps[swscale bicubic, $fmt, $size]:-}
   if [ -n "$ref" ] && [ "$scaler" != "swscale bicubic" ]; then r=$(ratio "$f" "$ref"); else r="-"; fi

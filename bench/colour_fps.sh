@@ -4,7 +4,8 @@
 # scale in the same filter, and 4K P010 -> 1080p NV12 likewise (NV12 also with async_depth=3:
 # frames kept in flight between FFmpeg's calls). One run, same machine, same
 # source (bench/fps_lib.sh: steady-state fps, and the seconds to the first frames); ratios to zscale
-# on the same source format.
+# on the same source format. Each zscale row and the rows compared with it take turns (fps_rows),
+# FPS_RUNS rounds (default 3).
 #   bash bench/colour_fps.sh [frames]      CLVF_DEVICE picks the OpenCL device (default: default)
 set -euo pipefail
 N=${1:-300}
@@ -31,11 +32,30 @@ rows=(
 printf "1080p BT.601 -> BT.709 (and 10 -> 8 bit), %d frames, %s, device: %s\n" "$N" "$(nproc) cores" "${CLVF_DEVICE:-default}"
 printf "%-40s %10s %12s %10s\n" "converter" "fps" "vs zscale" "startup s"
 table=$(mktemp)
+# Each reference row and the rows compared with it take turns (fps_rows); then the table in the
+# rows' order.
+declare -A measured
+groups=()
+group_of() { IFS='|' read -r _ name _ ref <<< "$1"; echo "${ref:-$name}"; }
 for row in "${rows[@]}"; do
-  IFS='|' read -r fmt name chain ref <<< "$row"
-  size=1920x1080
-  [[ $fmt == *@* ]] && size=${fmt#*@} fmt=${fmt%@*}
-  read -r f startup <<< "$(SRC_FMT=$fmt SRC_SIZE=$size fps_of "$chain" "$N")"
+  g=$(group_of "$row")
+  [[ " ${groups[*]} " == *" $g "* ]] || groups+=("$g")
+done
+for group in "${groups[@]}"; do
+  specs=() members=()
+  for row in "${rows[@]}"; do
+    [ "$(group_of "$row")" = "$group" ] || continue
+    IFS='|' read -r fmt _ chain _ <<< "$row"
+    size=1920x1080
+    [[ $fmt == *@* ]] && size=${fmt#*@} fmt=${fmt%@*}
+    specs+=("|$size|$fmt|$chain") members+=("$row")
+  done
+  mapfile -t results < <(fps_rows "$N" "${specs[@]}")
+  for k in "${!members[@]}"; do measured[${members[k]}]=${results[k]}; done
+done
+for row in "${rows[@]}"; do
+  IFS='|' read -r _ name _ ref <<< "$row"
+  read -r f startup <<< "${measured[$row]}"
   fps[$name]=$f
   if [ -n "$ref" ]; then r=$(ratio "$f" "${fps[$ref]}"); else r="-"; fi
   printf "%-40s %10s %12s %10s\n" "$name" "$f" "$r" "$startup"

@@ -19,7 +19,10 @@ src_graph() {
 run_seconds() {  # run_seconds CHAIN FRAMES [GLOBAL OPTIONS]
   local t0 t1
   t0=$(date +%s.%N)
-  "$FF" -hide_banner -nostdin -loglevel error ${3:-} -filter_complex "$(src_graph),$1" -frames:v "$2" -f null -
+  # A run that fails prints "failed": its time would be a rate (as a failing HW=1 chain on PoCL
+  # once gave). The callers' command substitutions do not stop on errors.
+  "$FF" -hide_banner -nostdin -loglevel error ${3:-} -filter_complex "$(src_graph),$1" -frames:v "$2" -f null - \
+    || { echo failed; return; }
   t1=$(date +%s.%N)
   awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }'
 }
@@ -28,6 +31,7 @@ run_seconds() {  # run_seconds CHAIN FRAMES [GLOBAL OPTIONS]
 # smallest difference within a pair would favour pairs whose short run was the slowed one, and
 # overstate the rate.)
 rate_of_runs() {
+  [[ " $1 " != *" failed "* ]] || { echo "failed -"; return; }
   echo "$1" | awk -v n="$2" '{ for (i = 1; i < NF; i += 2) {
       if (a == "" || $i < a) a = $i
       if (b == "" || $(i + 1) < b) b = $(i + 1) }
@@ -44,14 +48,14 @@ fps_of() {
   done
   rate_of_runs "$runs" "$n"
 }
-# fps_rows FRAMES ROW...   each ROW "ENVIRONMENT|SRC_SIZE|SRC_FMT|CHAIN" (ENVIRONMENT: one
-# VAR=value, or empty) prints "FPS STARTUP" a row, in order, as fps_of does; but the rows take
+# fps_rows FRAMES ROW...   each ROW "ENVIRONMENT|SRC_SIZE|SRC_FMT|CHAIN[|GLOBAL OPTIONS]"
+# (ENVIRONMENT: one VAR=value, or empty) prints "FPS STARTUP" a row, in order, as fps_of does; but the rows take
 # turns, a pair of runs each a round, so that a busy spell on a shared machine falls on all of
 # them and their ratios hold where figures from rows run one after another would not.
 row_seconds() {  # row_seconds ROW FRAMES
-  local environment size fmt chain
-  IFS='|' read -r environment size fmt chain <<< "$1"
-  ( [ -z "$environment" ] || export "${environment?}"; SRC_SIZE=$size SRC_FMT=$fmt run_seconds "$chain" "$2" )
+  local environment size fmt chain pre
+  IFS='|' read -r environment size fmt chain pre <<< "$1"
+  ( [ -z "$environment" ] || export "${environment?}"; SRC_SIZE=$size SRC_FMT=$fmt run_seconds "$chain" "$2" "$pre" )
 }
 fps_rows() {
   local n=$1 i
@@ -68,4 +72,4 @@ fps_rows() {
   done
   for i in $(seq 0 $(($# - 1))); do rate_of_runs "${runs[i]}" "$n"; done
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2fx", a / b; else printf "-" }'; }

@@ -32,27 +32,16 @@ rows=(
 printf "1080p BT.601 -> BT.709 (and 10 -> 8 bit), %d frames, %s, device: %s\n" "$N" "$(nproc) cores" "${CLVF_DEVICE:-default}"
 printf "%-40s %10s %12s %10s\n" "converter" "fps" "vs zscale" "startup s"
 table=$(mktemp)
-# Each reference row and the rows compared with it take turns (fps_rows); then the table in the
+# Each reference row and the rows compared with it take turns (fps_groups); then the table in the
 # rows' order.
 declare -A measured
-groups=()
-group_of() { IFS='|' read -r _ name _ ref <<< "$1"; echo "${ref:-$name}"; }
-for row in "${rows[@]}"; do
-  g=$(group_of "$row")
-  [[ " ${groups[*]} " == *" $g "* ]] || groups+=("$g")
-done
-for group in "${groups[@]}"; do
-  specs=() members=()
-  for row in "${rows[@]}"; do
-    [ "$(group_of "$row")" = "$group" ] || continue
-    IFS='|' read -r fmt _ chain _ <<< "$row"
-    size=1920x1080
-    [[ $fmt == *@* ]] && size=${fmt#*@} fmt=${fmt%@*}
-    specs+=("|$size|$fmt|$chain") members+=("$row")
-  done
-  mapfile -t results < <(fps_rows "$N" "${specs[@]}")
-  for k in "${!members[@]}"; do measured[${members[k]}]=${results[k]}; done
-done
+mapfile -t results < <(for row in "${rows[@]}"; do
+  IFS='|' read -r fmt name chain ref <<< "$row"
+  size=1920x1080
+  [[ $fmt == *@* ]] && size=${fmt#*@} fmt=${fmt%@*}
+  printf '%s\t%s\n' "${ref:-$name}" "|$size|$fmt|$chain"
+done | fps_groups "$N")
+for k in "${!rows[@]}"; do measured[${rows[k]}]=${results[k]}; done
 for row in "${rows[@]}"; do
   IFS='|' read -r _ name _ ref <<< "$row"
   read -r f startup <<< "${measured[$row]}"

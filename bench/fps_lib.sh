@@ -1,6 +1,6 @@
 # Sourced by the *_fps.sh benchmarks: the built ffmpeg, a source that costs nothing per frame (one
 # noisy frame, 1080p unless SRC_SIZE says, made once inside the filter graph and looped: references, not copies) and
-#   fps_of CHAIN [FRAMES] [GLOBAL OPTIONS]   prints "FPS STARTUP":
+#   fps_of CHAIN [FRAMES] [GLOBAL OPTIONS]   prints "FPS STARTUP" (fps_rows with one row):
 # FPS is steady-state frames per second (a run of FRAMES more frames than a 2-frame run, over the
 # extra time); STARTUP is what the 2-frame run took beyond two frames at that rate (process start,
 # device open, kernel cache). A separate warm-up run fills the kernel cache first; FPS_RUNS
@@ -38,16 +38,7 @@ rate_of_runs() {
     best = b - a
     if (best <= 0) print "inf", a; else printf "%.2f %.2f\n", n / best, a - 2 * best / n }'
 }
-fps_of() {
-  local chain=$1 n=${2:-100} pre=${3:-} short long runs=""
-  run_seconds "$chain" 2 "$pre" > /dev/null
-  for _ in $(seq "${FPS_RUNS:-3}"); do
-    short=$(run_seconds "$chain" 2 "$pre")
-    long=$(run_seconds "$chain" $((n + 2)) "$pre")
-    runs+="$short $long "
-  done
-  rate_of_runs "$runs" "$n"
-}
+fps_of() { fps_rows "${2:-100}" "|$SRC_SIZE|$SRC_FMT|$1|${3:-}"; }
 # fps_rows FRAMES ROW...   each ROW "ENVIRONMENT|SRC_SIZE|SRC_FMT|CHAIN[|GLOBAL OPTIONS]"
 # (ENVIRONMENT: one VAR=value, or empty) prints "FPS STARTUP" a row, in order, as fps_of does; but the rows take
 # turns, a pair of runs each a round, so that a busy spell on a shared machine falls on all of
@@ -72,4 +63,25 @@ fps_rows() {
   done
   for i in $(seq 0 $(($# - 1))); do rate_of_runs "${runs[i]}" "$n"; done
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2fx", a / b; else printf "-" }'; }
+# fps_groups FRAMES reads lines "GROUP<tab>ROW" (ROW as fps_rows takes it) and prints "FPS STARTUP"
+# a line, in the input's order: the rows of each group take turns (fps_rows), one group after
+# another (groups in the order they first appear).
+fps_groups() {
+  local n=$1 group row i k
+  local -a groups=() group_of=() rows=() out=() members=() indices=() results=()
+  local -A seen=()
+  while IFS=$'\t' read -r group row; do
+    group_of+=("$group") rows+=("$row")
+    [ -n "${seen[$group]:-}" ] || { seen[$group]=1; groups+=("$group"); }
+  done
+  for group in "${groups[@]}"; do
+    members=() indices=()
+    for i in "${!rows[@]}"; do
+      [ "${group_of[i]}" = "$group" ] && members+=("${rows[i]}") indices+=("$i")
+    done
+    mapfile -t results < <(fps_rows "$n" "${members[@]}")
+    for k in "${!indices[@]}"; do out[indices[k]]=${results[k]}; done
+  done
+  printf '%s\n' "${out[@]}"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0 && a + 0 < 1e300 && b + 0 < 1e300) printf "%.2fx", a / b; else printf "-" }'; }

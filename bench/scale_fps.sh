@@ -56,23 +56,13 @@ printf "%-58s %10s %14s %16s %10s\n" "scaler" "fps" "vs swscale" "vs zscale same
 table=$(mktemp)
 # The rows of each size and format, in turns; then the table in the rows' order.
 declare -A measured
-groups=()
-for row in "${rows[@]}"; do
-  IFS='|' read -r size fmt _ <<< "$row"
-  [[ " ${groups[*]} " == *" $size|$fmt "* ]] || groups+=("$size|$fmt")
-done
-for group in "${groups[@]}"; do
-  specs=() members=()
-  for row in "${rows[@]}"; do
-    IFS='|' read -r size fmt scaler chain environment <<< "$row"
-    [ "$size|$fmt" = "$group" ] || continue
-    src=1920x1080
-    [ "${size%%->*}" = 720p ] && src=1280x720
-    specs+=("$environment|$src|$fmt|$chain") members+=("$row")
-  done
-  mapfile -t results < <(fps_rows "$N" "${specs[@]}")
-  for k in "${!members[@]}"; do measured[${members[k]}]=${results[k]}; done
-done
+mapfile -t results < <(for row in "${rows[@]}"; do
+  IFS='|' read -r size fmt _ chain environment <<< "$row"
+  src=1920x1080
+  [ "${size%%->*}" = 720p ] && src=1280x720
+  printf '%s\t%s\n' "$size|$fmt" "$environment|$src|$fmt|$chain"
+done | fps_groups "$N")
+for k in "${!rows[@]}"; do measured[${rows[k]}]=${results[k]}; done
 for row in "${rows[@]}"; do
   IFS='|' read -r size fmt scaler chain environment <<< "$row"
   name="$scaler, $fmt, $size"

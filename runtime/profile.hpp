@@ -29,7 +29,9 @@ class KernelProfile {
     pending_.clear();
     has_last_ = false;
   }
-  // One line per name: frames, mean, min and max in ms, share of the total; "" when empty.
+  // One line per name: runs, mean, median, min and max in ms, share of the total; then the time
+  // the device ran none of the operation's kernels, a frame (the caller's work between frames
+  // included). "" when empty.
   std::string report() const;
 
  private:
@@ -37,7 +39,10 @@ class KernelProfile {
     std::string name;
     size_t count = 0;
     double sum_ms = 0, min_ms = 0, max_ms = 0;
+    std::vector<float> runs_ms;  // for the median: a noisy machine moves the mean
   };
+  // Each collected kernel's start and end (ns), for the time between kernels.
+  std::vector<std::pair<cl_ulong, cl_ulong>> spans_;
   std::vector<std::pair<size_t, cl::Event>> pending_;  // index into totals_
   std::vector<Totals> totals_;
   // The latest untimed event, emptied by destroying it (an assignment over a handle whose release

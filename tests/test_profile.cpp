@@ -2,6 +2,7 @@
 // one, absent otherwise.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -47,6 +48,28 @@ void expect_kernel_times(const char* scale_kernels, std::initializer_list<const 
     ASSERT_NE(at, std::string::npos) << kernel << " missing from:\n" << report;
     EXPECT_NE(report.find("3 runs", at), std::string::npos) << report;
   }
+}
+
+// The last line: the frames, and the time a frame with none of the kernels running, a share of
+// the time from the first kernel's start to the last's end.
+TEST(Profile, DeviceIdleBetweenFrames) {
+  ::setenv("CLVF_PROFILE", "1", 1);
+  const std::string report = run_three_frames();
+  ::unsetenv("CLVF_PROFILE");
+  const auto at = report.find("device idle");
+  ASSERT_NE(at, std::string::npos) << report;
+  int frames = 0;
+  double idle_ms = -1, share = -1, span_ms = -1;
+  ASSERT_EQ(std::sscanf(report.c_str() + at, "device idle %d frames %lf ms a frame between kernels (%lf%% of %lf ms)",
+                        &frames, &idle_ms, &share, &span_ms),
+            4)
+      << report;
+  EXPECT_EQ(frames, 3);
+  // One frame at a time: the host's wait and the next submission lie between every two frames.
+  EXPECT_GT(idle_ms, 0.0);
+  EXPECT_LT(idle_ms * frames, span_ms);
+  EXPECT_NEAR(share, 100 * idle_ms * frames / span_ms, 0.5);  // as printed: 0.1 ms in 4 decimals
+  EXPECT_NE(report.find("median"), std::string::npos) << report;
 }
 
 TEST(Profile, KernelTimesWhenAsked) {

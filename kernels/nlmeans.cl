@@ -164,12 +164,12 @@ floatv exp2_neg(floatv x) {
   const floatv n = (x - 8388608.0f) + 8388608.0f;  // round to nearest (|x| < 2^22)
   const floatv f = x - n;
   floatv p = 1.5403530e-4f;
-  p = p * f + 1.3333558e-3f;
-  p = p * f + 9.6181291e-3f;
-  p = p * f + 5.5504109e-2f;
-  p = p * f + 2.4022651e-1f;
-  p = p * f + 6.9314718e-1f;
-  p = p * f + 1.0f;
+  p = fma(p, f, 1.3333558e-3f);
+  p = fma(p, f, 9.6181291e-3f);
+  p = fma(p, f, 5.5504109e-2f);
+  p = fma(p, f, 2.4022651e-1f);
+  p = fma(p, f, 6.9314718e-1f);
+  p = fma(p, f, 1.0f);
   return p * AS_FLOAT((TO_INT(n) + 127) << 23);
 }
 

@@ -132,7 +132,10 @@ typedef CAT(int, VEC) intv;
 typedef CAT(float, VEC) floatv;
 #define LOAD_U8(p) CAT(convert_int, VEC)(CAT(vload, VEC)(0, p))
 #define LOAD_I(p) CAT(vload, VEC)(0, p)
-#define STORE_I(v, p) CAT(vstore, VEC)(v, 0, p)
+// Local memory's column sums in one store: PoCL split vstore16 there into 128-bit pieces and
+// extracts.
+typedef intv intv_a4 __attribute__((aligned(4)));
+#define STORE_I(v, p) (*(__local intv_a4 *)(p) = (v))
 #define STORE_F(v, p) CAT(vstore, VEC)(v, 0, p)
 #define TO_FLOAT(v) CAT(convert_float, VEC)(v)
 #define TO_INT(v) CAT(convert_int, VEC)(v)

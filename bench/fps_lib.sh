@@ -39,15 +39,17 @@ rate_of_runs() {
     if (best <= 0) print "inf", a; else printf "%.2f %.2f\n", n / best, a - 2 * best / n }'
 }
 fps_of() { fps_rows "${2:-100}" "|$SRC_SIZE|$SRC_FMT|$1|${3:-}"; }
-# fps_rows FRAMES ROW...   each ROW "ENVIRONMENT|SRC_SIZE|SRC_FMT|CHAIN[|GLOBAL OPTIONS]"
-# (ENVIRONMENT: one VAR=value, or empty) prints "FPS STARTUP" a row, in order, as fps_of does; but the rows take
+# fps_rows FRAMES ROW...   each ROW "ENVIRONMENT|SRC_SIZE|SRC_FMT|CHAIN[|GLOBAL OPTIONS[|FRAMES]]"
+# (ENVIRONMENT: one VAR=value, or empty; FRAMES: the row's own count, for a row much faster than
+# the others) prints "FPS STARTUP" a row, in order, as fps_of does; but the rows take
 # turns, a pair of runs each a round, so that a busy spell on a shared machine falls on all of
 # them and their ratios hold where figures from rows run one after another would not.
 row_seconds() {  # row_seconds ROW FRAMES
   local environment size fmt chain pre
-  IFS='|' read -r environment size fmt chain pre <<< "$1"
+  IFS='|' read -r environment size fmt chain pre _ <<< "$1"
   ( [ -z "$environment" ] || export "${environment?}"; SRC_SIZE=$size SRC_FMT=$fmt run_seconds "$chain" "$2" "$pre" )
 }
+row_frames() { local frames; IFS='|' read -r _ _ _ _ _ frames <<< "$1"; echo "${frames:-$2}"; }
 fps_rows() {
   local n=$1 i
   shift
@@ -57,11 +59,15 @@ fps_rows() {
   for _ in $(seq "${FPS_RUNS:-3}"); do
     i=0
     for row in "$@"; do
-      runs[i]+="$(row_seconds "$row" 2) $(row_seconds "$row" $((n + 2))) "
+      runs[i]+="$(row_seconds "$row" 2) $(row_seconds "$row" $(($(row_frames "$row" "$n") + 2))) "
       i=$((i + 1))
     done
   done
-  for i in $(seq 0 $(($# - 1))); do rate_of_runs "${runs[i]}" "$n"; done
+  i=0
+  for row in "$@"; do
+    rate_of_runs "${runs[i]}" "$(row_frames "$row" "$n")"
+    i=$((i + 1))
+  done
 }
 # fps_groups FRAMES reads lines "GROUP<tab>ROW" (ROW as fps_rows takes it) and prints "FPS STARTUP"
 # a line, in the input's order: the rows of each group take turns (fps_rows), one group after

@@ -34,13 +34,32 @@ void KernelProfile::collect() {
     const double ms = (end - start) * 1e-6;
     spans_.emplace_back(start, end);
     Totals& t = totals_[index];
-    t.runs_ms.push_back(static_cast<float>(ms));
+    if (t.recent_ms.size() < kMedianRuns)
+      t.recent_ms.push_back(static_cast<float>(ms));
+    else
+      t.recent_ms[t.count % kMedianRuns] = static_cast<float>(ms);
     t.min_ms = t.count ? std::min(t.min_ms, ms) : ms;
     t.max_ms = t.count ? std::max(t.max_ms, ms) : ms;
     t.sum_ms += ms;
     ++t.count;
   }
   pending_.erase(pending_.begin(), done);
+  if (spans_.size() >= 2 * kSpanWindow) {
+    std::sort(spans_.begin(), spans_.end());
+    for (size_t i = 0; i < kSpanWindow; ++i) busy_.add(spans_[i].first, spans_[i].second);
+    spans_.erase(spans_.begin(), spans_.begin() + kSpanWindow);
+  }
+}
+
+void KernelProfile::Coverage::add(cl_ulong start, cl_ulong stop) {
+  if (!any) {
+    any = true;
+    first = start, end = stop, busy = stop - start;
+  } else if (start >= end) {
+    busy += stop - start, end = stop;
+  } else if (stop > end) {
+    busy += stop - end, end = stop;
+  }
 }
 
 namespace {
@@ -60,23 +79,18 @@ std::string KernelProfile::report() const {
   for (const Totals& t : totals_) {
     if (!t.count) continue;
     out += fmt::format("{:<20} {:>7} runs  mean {:8.4f} ms  median {:8.4f}  min {:8.4f}  max {:8.4f}  {:5.1f}%\n", t.name,
-                       t.count, t.sum_ms / t.count, median(t.runs_ms), t.min_ms, t.max_ms,
+                       t.count, t.sum_ms / t.count, median(t.recent_ms), t.min_ms, t.max_ms,
                        all > 0 ? 100 * t.sum_ms / all : 0.0);
   }
-  if (spans_.empty()) return out;
-  // Busy: the union of the kernels' spans (kernels of two queues overlap); idle: the rest of the
-  // time from the first start to the last end.
+  Coverage all_kernels = busy_;
   auto spans = spans_;
   std::sort(spans.begin(), spans.end());
-  cl_ulong busy = 0, run_start = spans[0].first, run_end = spans[0].second, last = 0;
-  for (const auto& [start, end] : spans) {
-    if (start > run_end) busy += run_end - run_start, run_start = start;
-    run_end = std::max(run_end, end);
-    last = std::max(last, end);
-  }
-  busy += run_end - run_start;
-  const double span_ms = (last - spans[0].first) * 1e-6, idle_ms = span_ms - busy * 1e-6;
-  out += fmt::format("{:<20} {:>7} frames  {:8.4f} ms a frame between kernels ({:.1f}% of {:.4f} ms)\n", "device idle", frames, idle_ms / frames, span_ms > 0 ? 100 * idle_ms / span_ms : 0.0, span_ms);
+  for (const auto& [start, stop] : spans) all_kernels.add(start, stop);
+  if (!all_kernels.any) return out;
+  const double span_ms = (all_kernels.end - all_kernels.first) * 1e-6;
+  const double idle_ms = span_ms - all_kernels.busy * 1e-6;
+  out += fmt::format("{:<20} {:>7} frames  {:8.4f} ms a frame between kernels ({:.1f}% of {:.4f} ms)\n", "device idle",
+                     frames, idle_ms / frames, span_ms > 0 ? 100 * idle_ms / span_ms : 0.0, span_ms);
   return out;
 }
 

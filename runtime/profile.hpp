@@ -29,22 +29,33 @@ class KernelProfile {
     pending_.clear();
     has_last_ = false;
   }
-  // One line per name: runs, mean, median, min and max in ms, share of the total; then the time
-  // the device ran none of the operation's kernels, a frame (the caller's work between frames
-  // included). "" when empty.
+  // One line per name: runs, mean, median (of the latest kMedianRuns), min and max in ms, share of
+  // the total; then the time a frame during which none of the operation's kernels ran, from the
+  // first kernel's start to the last's end (the caller's work between frames included). "" when
+  // empty.
   std::string report() const;
 
  private:
+  static constexpr size_t kMedianRuns = size_t(1) << 16;
+  // Kernels collected more than kSpanWindow ago start after the others have ended, or overlap
+  // them: they are swept into `busy_` (frames in flight reorder a few kernels, never this many).
+  static constexpr size_t kSpanWindow = 64;
   struct Totals {
     std::string name;
     size_t count = 0;
     double sum_ms = 0, min_ms = 0, max_ms = 0;
-    std::vector<float> runs_ms;  // for the median: a noisy machine moves the mean
+    std::vector<float> recent_ms;  // for the median: a noisy machine moves the mean
   };
-  // Each collected kernel's start and end (ns), for the time between kernels.
-  std::vector<std::pair<cl_ulong, cl_ulong>> spans_;
+  // The time covered by kernels' spans (ns) added in order of their starts.
+  struct Coverage {
+    bool any = false;
+    cl_ulong first = 0, end = 0, busy = 0;
+    void add(cl_ulong start, cl_ulong stop);
+  };
   std::vector<std::pair<size_t, cl::Event>> pending_;  // index into totals_
   std::vector<Totals> totals_;
+  std::vector<std::pair<cl_ulong, cl_ulong>> spans_;  // the latest kernels' starts and ends, unswept
+  Coverage busy_;
   // The latest untimed event, emptied by destroying it (an assignment over a handle whose release
   // reported an error keeps it, to be released again).
   std::vector<cl::Event> untimed_;

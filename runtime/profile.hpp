@@ -35,6 +35,14 @@ class KernelProfile {
   // empty.
   std::string report() const;
 
+  // The time covered by kernels' spans (ns), added in order of their starts: `busy` counts time
+  // under one span or more once, from `first` to `end`.
+  struct Coverage {
+    bool any = false;
+    cl_ulong first = 0, end = 0, busy = 0;
+    void add(cl_ulong start, cl_ulong stop);
+  };
+
  private:
   static constexpr size_t kMedianRuns = size_t(1) << 16;
   // Kernels collected more than kSpanWindow ago start after the others have ended, or overlap
@@ -45,12 +53,6 @@ class KernelProfile {
     size_t count = 0;
     double sum_ms = 0, min_ms = 0, max_ms = 0;
     std::vector<float> recent_ms;  // for the median: a noisy machine moves the mean
-  };
-  // The time covered by kernels' spans (ns) added in order of their starts.
-  struct Coverage {
-    bool any = false;
-    cl_ulong first = 0, end = 0, busy = 0;
-    void add(cl_ulong start, cl_ulong stop);
   };
   std::vector<std::pair<size_t, cl::Event>> pending_;  // index into totals_
   std::vector<Totals> totals_;

@@ -5,9 +5,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "clvf/clvf.h"
+#include "runtime/profile.hpp"
 
 namespace {
 
@@ -72,6 +74,19 @@ TEST(Profile, DeviceIdleBetweenFrames) {
   EXPECT_LT(idle_ms * frames, span_ms);
   EXPECT_NEAR(share, 100 * idle_ms * frames / span_ms, 0.5);  // as printed: 0.1 ms in 4 decimals
   EXPECT_NE(report.find("median"), std::string::npos) << report;
+}
+
+// The sweep behind the idle line, on spans worked out by hand: overlapping (two queues), nested,
+// touching, and after a gap.
+TEST(Profile, CoverageCountsOverlapsOnce) {
+  clvf::detail::KernelProfile::Coverage c;
+  for (auto [start, stop] : {std::pair<cl_ulong, cl_ulong>{100, 200}, {150, 260}, {160, 170}, {260, 300},
+                             {400, 450}, {400, 420}, {700, 710}})
+    c.add(start, stop);
+  EXPECT_TRUE(c.any);
+  EXPECT_EQ(c.first, 100u);
+  EXPECT_EQ(c.end, 710u);
+  EXPECT_EQ(c.busy, 200u + 50u + 10u);  // 100-300, 400-450, 700-710: idle 100 + 250
 }
 
 TEST(Profile, KernelTimesWhenAsked) {

@@ -63,6 +63,9 @@ class Device {
   // Kernels can use system memory in place (CPU devices, integrated GPUs), unless the settings
   // ask for copies through device buffers (CLVF_NO_ZERO_COPY=1).
   bool zero_copy_host() const { return zero_copy_host_; }
+  // Image planes go through buffers: copied in before the kernels and out after them, which run
+  // their buffer forms (CPU devices, unless the settings say otherwise; see stages_images_of).
+  bool stages_images() const { return stages_images_; }
   // The queue records kernel times (CLVF_PROFILE=1 when the queue is clvf's own, or a caller's
   // queue made with CL_QUEUE_PROFILING_ENABLE).
   bool profiling() const { return profiling_; }
@@ -88,6 +91,7 @@ class Device {
   std::string name_;
   std::vector<cl::ImageFormat> image_formats_;
   bool zero_copy_host_ = false;
+  bool stages_images_ = false;
   bool profiling_ = false;
   int d3d_kind_ = 0;
   mutable std::mutex side_mutex_;  // a join's flag and its two commands together

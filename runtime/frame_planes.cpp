@@ -26,6 +26,10 @@ void copy_rows(uint8_t* to, size_t to_pitch, const uint8_t* from, size_t from_pi
 }
 }  // namespace
 
+clvf_storage kernel_storage(const Device& device, clvf_storage storage) {
+  return storage == CLVF_STORAGE_CL_IMAGE && device.stages_images() ? CLVF_STORAGE_CL_BUFFER : storage;
+}
+
 HostTransfers& host_transfers() {
   static HostTransfers counts;
   return counts;
@@ -34,7 +38,15 @@ HostTransfers& host_transfers() {
 FramePlanes::FramePlanes(const Device& device, clvf_storage storage, std::vector<PlaneShape> shapes, const char* which,
                          bool is_output, int slots)
     : context_(device.context()), queue_(device.queue()), storage_(storage), shapes_(std::move(shapes)), which_(which),
-      zero_copy_(device.zero_copy_host() && storage == CLVF_STORAGE_HOST), is_output_(is_output) {
+      zero_copy_(device.zero_copy_host() && storage == CLVF_STORAGE_HOST),
+      images_staged_(kernel_storage(device, storage) != storage), is_output_(is_output) {
+  if (images_staged_) {
+    staging_.resize(slots);
+    for (auto& slot : staging_)
+      for (const PlaneShape& s : shapes_)
+        slot.push_back(Staging{scratch_buffer(device, CL_MEM_READ_WRITE, s.row_bytes * s.rows), {}});
+    return;
+  }
   if (!staged()) return;
   staging_.resize(slots);
   for (auto& slot : staging_)
@@ -50,8 +62,9 @@ FramePlanes::FramePlanes(const Device& device, clvf_storage storage, std::vector
 FramePlanes::~FramePlanes() {
   try {
     for (auto& slot : staging_)
-      for (Staging& st : slot) queue_.enqueueUnmapMemObject(st.pinned, st.host);
-    if (!staging_.empty()) queue_.finish();
+      for (Staging& st : slot)
+        if (st.host) queue_.enqueueUnmapMemObject(st.pinned, st.host);
+    if (staged()) queue_.finish();
   } catch (...) {
   }
 }
@@ -96,6 +109,7 @@ void FramePlanes::validate(const clvf_frame& frame) const {
         break;
       case CLVF_STORAGE_CL_IMAGE:
         if (!p.mem) throw Error(CLVF_ERROR_INVALID_ARGUMENT, fmt::format("{} image plane {} is NULL", which_, i));
+        image_region(i, p);
         break;
       case CLVF_STORAGE_D3D11:
       case CLVF_STORAGE_DXVA2:
@@ -109,6 +123,19 @@ void FramePlanes::validate(const clvf_frame& frame) const {
                   fmt::format("{} plane {} holds {}-byte samples: its {} and pitch must be multiples of {}", which_, i,
                               a, storage_ == CLVF_STORAGE_HOST ? "address" : "offset", a));
   }
+}
+
+cl::array<size_t, 3> FramePlanes::image_region(size_t plane, const clvf_plane& p) const {
+  const cl::Image2D image(p.mem, true);
+  const size_t element = image.getImageInfo<CL_IMAGE_ELEMENT_SIZE>();
+  const size_t width = image.getImageInfo<CL_IMAGE_WIDTH>(), height = image.getImageInfo<CL_IMAGE_HEIGHT>();
+  const PlaneShape& s = shapes_[plane];
+  if (s.row_bytes % element || width < s.row_bytes / element || height < s.rows)
+    throw Error(CLVF_ERROR_INVALID_ARGUMENT,
+                fmt::format("{} image plane {} is {}x{} of {}-byte elements; the plane needs at least {} bytes a row "
+                            "(a whole number of elements) and {} rows",
+                            which_, plane, width, height, element, s.row_bytes, s.rows));
+  return {s.row_bytes / element, s.rows, 1};
 }
 
 void FramePlanes::set_args(Kernel& kernel, std::string_view arg, const clvf_frame& frame, size_t plane) const {
@@ -128,7 +155,10 @@ void FramePlanes::set_args(Kernel& kernel, std::string_view arg, const clvf_fram
       kernel.set(arg, "_pitch", static_cast<int>(p.pitch));
       return;
     case CLVF_STORAGE_CL_IMAGE:
-      kernel.set_mem(arg, p.mem);
+      if (!images_staged_) return kernel.set_mem(arg, p.mem);
+      kernel.set(arg, staging_[slot_][plane].device);
+      kernel.set(arg, "_offset", 0);
+      kernel.set(arg, "_pitch", static_cast<int>(shapes_[plane].row_bytes));
       return;
     case CLVF_STORAGE_D3D11:
     case CLVF_STORAGE_DXVA2:
@@ -138,7 +168,16 @@ void FramePlanes::set_args(Kernel& kernel, std::string_view arg, const clvf_fram
 }
 
 void FramePlanes::upload(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane,
-                         std::vector<cl::Event>& done) {
+                         const std::vector<cl::Event>* after, std::vector<cl::Event>& done) {
+  if (images_staged_) {
+    const clvf_plane& p = frame.planes[plane];
+    done.emplace_back();
+    queue.enqueueCopyImageToBuffer(cl::Image2D(p.mem, true), staging_[slot_][plane].device, {0, 0, 0},
+                                   image_region(plane, p), 0, after && !after->empty() ? after : nullptr,
+                                   &done.back());
+    ++host_transfers().image_copies;
+    return;
+  }
   if (!staged()) return;  // a fresh USE_HOST_PTR buffer holds the data
   const PlaneShape& s = shapes_[plane];
   const Staging& st = staging_[slot_][plane];
@@ -151,6 +190,14 @@ void FramePlanes::upload(const cl::CommandQueue& queue, const clvf_frame& frame,
 
 void FramePlanes::download(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane,
                            const std::vector<cl::Event>& after, std::vector<cl::Event>& done) {
+  if (images_staged_) {
+    const clvf_plane& p = frame.planes[plane];
+    done.emplace_back();
+    queue.enqueueCopyBufferToImage(staging_[slot_][plane].device, cl::Image2D(p.mem, true), 0, {0, 0, 0},
+                                   image_region(plane, p), after.empty() ? nullptr : &after, &done.back());
+    ++host_transfers().image_copies;
+    return;
+  }
   if (storage_ != CLVF_STORAGE_HOST || (zero_copy_ && in_place_[plane])) return;
   const PlaneShape& s = shapes_[plane];
   done.emplace_back();

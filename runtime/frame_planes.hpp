@@ -6,7 +6,9 @@
 //             host memory, moved to device buffers by DMA, and back the same way; pinned and
 //             device buffers are allocated once at plan time, one set per frame in flight;
 //   buffer    the caller's cl_mem buffers, used in place (offset + pitch);
-//   image     the caller's image2d objects, used in place.
+//   image     the caller's image2d objects, used in place; or, where the device stages images
+//             (CPU devices: Device::stages_images), copied into a buffer per plane and frame in
+//             flight before the kernels, and from one after them: the kernels see buffers.
 // Everything about a frame is checked before anything is enqueued, so a bad frame leaves the
 // destination untouched. Per frame: bind (into a slot), set_args / upload / download, finish,
 // unbind.
@@ -35,9 +37,14 @@ struct PlaneShape {
 struct HostTransfers {
   std::atomic<uint64_t> staged_uploads{0}, staged_downloads{0};  // planes copied through staging
   std::atomic<uint64_t> direct_maps{0}, direct_maps_elsewhere{0};  // zero-copy destination maps
-  std::atomic<uint64_t> host_buffer_planes{0};  // planes bound inside HostBuffers: nothing wrapped or mapped
+  std::atomic<uint64_t> host_buffer_planes{0};
+  std::atomic<uint64_t> image_copies{0};  // staged images' planes copied in or out  // planes bound inside HostBuffers: nothing wrapped or mapped
 };
 HostTransfers& host_transfers();
+
+// The storage an operation's kernels take for frames of `storage` on `device` (its FramePlanes
+// pass staged images as buffers).
+clvf_storage kernel_storage(const Device& device, clvf_storage storage);
 
 class FramePlanes {
  public:
@@ -61,6 +68,8 @@ class FramePlanes {
   size_t plane_count() const { return shapes_.size(); }
   // Host storage on a device without shared memory: copies go through pinned staging.
   bool staged() const { return storage_ == CLVF_STORAGE_HOST && !zero_copy_; }
+  // Image storage copied through buffers (kernel_storage: CLVF_STORAGE_CL_BUFFER).
+  bool images_staged() const { return images_staged_; }
   // Drops the zero-copy wrappers (after the queue has finished with them).
   void unbind() {
     wrapped_.clear();
@@ -69,12 +78,15 @@ class FramePlanes {
   // Kernel arguments for plane i: `arg` (the buffer) with `arg`_offset and `arg`_pitch in bytes
   // (host and buffer storage), or `arg` alone (the image).
   void set_args(Kernel& kernel, std::string_view arg, const clvf_frame& frame, size_t plane) const;
-  // Host storage only (no-ops otherwise). upload: staged, copies the plane into pinned memory and
-  // enqueues its DMA to the device buffer; download: staged, enqueues the DMA back into pinned
-  // memory (finish_download then copies it into the frame), zero copy, the map and unmap that
-  // make the device's writes visible (none for a plane in a HostBuffer). Each appends the event
-  // of its last command, if any, to `done`.
-  void upload(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane, std::vector<cl::Event>& done);
+  // Host storage and staged images (no-ops otherwise). upload: staged host storage, copies the
+  // plane into pinned memory and enqueues its DMA to the device buffer; staged images, the copy
+  // of the image into the plane's buffer, after `after` (the caller's commands that write it).
+  // download: staged host storage, enqueues the DMA back into pinned memory (finish_download
+  // then copies it into the frame), zero copy, the map and unmap that make the device's writes
+  // visible (none for a plane in a HostBuffer), staged images, the copy into the image. Each
+  // appends the event of its last command, if any, to `done`.
+  void upload(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane,
+              const std::vector<cl::Event>* after, std::vector<cl::Event>& done);
   void download(const cl::CommandQueue& queue, const clvf_frame& frame, size_t plane,
                 const std::vector<cl::Event>& after, std::vector<cl::Event>& done);
   // Staged destinations, once the downloads of the frame in `slot` have completed.
@@ -82,18 +94,20 @@ class FramePlanes {
 
  private:
   struct Staging {
-    cl::Buffer device, pinned;
-    void* host = nullptr;  // pinned, mapped for the object's life
+    cl::Buffer device, pinned;  // (staged images: device alone)
+    void* host = nullptr;       // pinned, mapped for the object's life
   };
+  // The region of plane i in its image (validated: a whole number of the image's elements a row).
+  cl::array<size_t, 3> image_region(size_t plane, const clvf_plane& p) const;
   cl::Context context_;
   cl::CommandQueue queue_;
   clvf_storage storage_;
   std::vector<PlaneShape> shapes_;
-  std::vector<std::vector<Staging>> staging_;  // [slot][plane], staged host storage
+  std::vector<std::vector<Staging>> staging_;  // [slot][plane], staged host storage or images
   std::vector<cl::Buffer> wrapped_;            // host storage, zero copy: the bound frame's planes
   std::vector<const void*> in_place_;          // ... those inside HostBuffers (their wrapper empty), else null
   const char* which_;
-  bool zero_copy_ = false, is_output_ = false;
+  bool zero_copy_ = false, images_staged_ = false, is_output_ = false;
   int slot_ = 0;
 };
 

@@ -24,6 +24,7 @@ Settings Settings::from_environment() {
   s.profiling = text("CLVF_PROFILE") == "1";
   s.scale_kernels = text("CLVF_SCALE_KERNELS");
   s.denoise_shape = text("CLVF_DENOISE_SHAPE");
+  s.images = text("CLVF_IMAGES");
   s.d3d11_copy_inputs = text("CLVF_D3D11_COPY") == "1";
   if (const std::string p = text("CLVF_POISON_SCRATCH"); !p.empty()) {
     char* end = nullptr;

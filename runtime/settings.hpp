@@ -14,6 +14,9 @@ struct Settings {
   bool host_buffers = true;   // CLVF_NO_HOST_BUFFERS=1: clvf_host_buffer_alloc refuses (the filters map their outputs)
   bool profiling = false;     // CLVF_PROFILE=1: queues the device makes record kernel times
   std::string scale_kernels;  // CLVF_SCALE_KERNELS: block, cpu or gpu ("": by the device's type)
+  // CLVF_IMAGES: staged (image planes copied to and from buffers around the kernels) or in-place
+  // ("": staged on CPU devices, in place elsewhere)
+  std::string images;
   std::string denoise_shape;  // CLVF_DENOISE_SHAPE: WX,VEC,LANES,ROWS[,RUNS], a tuning aid
   int poison = -1;            // CLVF_POISON_SCRATCH: the byte scratch memory starts as (-1: left)
   // CLVF_D3D11_COPY=1: D3D11 input textures are always copied into shareable ones of clvf's

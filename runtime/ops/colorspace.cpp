@@ -236,7 +236,7 @@ Colorspace::Colorspace(std::shared_ptr<Device> device, const clvf_colorspace_par
   no_table_ = cl::Buffer(device_->context(), CL_MEM_READ_ONLY, 16);
   // CPU devices take 16 pixels per work-item with vector loads (they do not vectorise gathers).
   const bool vector_device = (device_->device().getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) &&
-                             params_.src_storage != CLVF_STORAGE_CL_IMAGE;
+                             kernel_storage(*device_, params_.src_storage) != CLVF_STORAGE_CL_IMAGE;
   const auto add_pass = [&](bool luma, bool resample, int gw, int gh, const ResampleTable& th, const ResampleTable& tv) {
     Pass pass;
     std::optional<VectorPlan> vec;
@@ -296,8 +296,8 @@ std::string Colorspace::variant_source(bool luma, bool resample, const VectorPla
                                        const ResampleTable& tv, int row_group, int group_span) const {
   const PixelFormat& in = *src_format_;
   const PixelFormat& out = *dst_format_;
-  const bool in_image = params_.src_storage == CLVF_STORAGE_CL_IMAGE;
-  const bool out_image = params_.dst_storage == CLVF_STORAGE_CL_IMAGE;
+  const bool in_image = kernel_storage(*device_, params_.src_storage) == CLVF_STORAGE_CL_IMAGE;
+  const bool out_image = kernel_storage(*device_, params_.dst_storage) == CLVF_STORAGE_CL_IMAGE;
   std::string d;
   const auto define = [&](const std::string& name, const auto& value) { d += fmt::format("#define {} {}\n", name, value); };
   define("IN_IMAGE", int(in_image));

@@ -173,8 +173,8 @@ Denoise::Denoise(std::shared_ptr<Device> device, const clvf_denoise_params& para
   validate_denoise_params(params_);
   check_image_support("denoise", *device_, params_.format, params_.src_storage, params_.dst_storage);
   const auto geometry = planes_of(params_.format, params_.width, params_.height);
-  const bool src_image = params_.src_storage == CLVF_STORAGE_CL_IMAGE;
-  const bool dst_image = params_.dst_storage == CLVF_STORAGE_CL_IMAGE;
+  const bool src_image = kernel_storage(*device_, params_.src_storage) == CLVF_STORAGE_CL_IMAGE;
+  const bool dst_image = kernel_storage(*device_, params_.dst_storage) == CLVF_STORAGE_CL_IMAGE;
   const std::string source = std::string(kernels::source("plane.h")) + std::string(kernels::source("nlmeans.cl"));
   const size_t local_limit = device_->device().getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
   // (Oclgrind calls itself a CPU and a GPU: it gets, and checks, the GPU shape.)
@@ -334,10 +334,10 @@ void Denoise::enqueue_ring_copy(size_t i, const cl::CommandQueue& q, const clvf_
 
 void Denoise::copy_to_ring(const clvf_frame& src, const std::vector<cl::Event>& wait) {
   check_ring_room();
-  // A source in host memory goes through staging slot 0 (or is wrapped in place): the previous
-  // copy, or frame in flight, must have read it first.
-  const bool host_source = params_.src_storage == CLVF_STORAGE_HOST;
-  if (host_source && !copied_.empty()) cl::Event::waitForEvents(copied_);
+  // A source in host memory (or a staged image) goes through staging slot 0 (or is wrapped in
+  // place): the previous copy, or frame in flight, must have read it first.
+  const bool staged_source = params_.src_storage == CLVF_STORAGE_HOST || src_->images_staged();
+  if (staged_source && !copied_.empty()) cl::Event::waitForEvents(copied_);
   cl::Event done = pipeline_.enqueue(*device_, profile_, &*src_, nullptr, src, src, planes_.size(),
                                      [&](size_t i, const cl::CommandQueue& q) { enqueue_ring_copy(i, q, src, sent_); },
                                      wait);

@@ -82,16 +82,20 @@ void submit_frame(const Device& device, KernelProfile& profile, FramePlanes* src
   try {
     if (src_planes) src_planes->bind(src, slot);
     if (dst_planes) dst_planes->bind(dst, slot);
+    // Staged images are copied on the kernels' queue, after what the caller put there before the
+    // frame (an interop acquire) and after `wait` (the caller's commands may write the image).
+    const bool on_q = src_planes && src_planes->images_staged();
     for (size_t i = 0; src_planes && i < src_planes->plane_count(); ++i)
-      src_planes->upload(device.upload_queue(), src, i, f.uploaded);
-    if (!f.uploaded.empty()) q.enqueueBarrierWithWaitList(&f.uploaded);
+      src_planes->upload(on_q ? q : device.upload_queue(), src, i, wait, f.uploaded);
+    if (!f.uploaded.empty() && !on_q) q.enqueueBarrierWithWaitList(&f.uploaded);
     if (wait && !wait->empty()) q.enqueueBarrierWithWaitList(wait);
     profile.forget_last();
     enqueue_steps(device, profile, steps, enqueue_step, side_queue, f);
     if (!(dst_planes && dst_planes->staged())) {
       // Maps of host frames used in place move no data: on the kernels' queue they follow the
       // kernels with no marker and no other queue to notify (PoCL: 20 us after a 1080p scale's
-      // kernels against 28), and the side queue's last kernel where there is one.
+      // kernels against 28), and the side queue's last kernel where there is one. Staged images'
+      // copies out (CPU devices) likewise.
       for (size_t i = 0; dst_planes && i < dst_planes->plane_count(); ++i)
         dst_planes->download(q, dst, i, f.planes_done, f.done);
       // Where nothing is mapped (OpenCL frames, planes in HostBuffers), the last kernels' events
@@ -179,9 +183,17 @@ cl::Event FramePipeline::enqueue(const Device& device, KernelProfile& profile, F
                                  FrameSteps enqueue_step, const std::vector<cl::Event>& wait) {
   device_ = &device;
   profile.collect();
-  // Slot 0: OpenCL frames use no staging buffers.
+  // Slot 0 for every frame: staged images (the only OpenCL frames with staging buffers) wait for
+  // the frame before to be done with them.
+  const std::vector<cl::Event>* after = &wait;
+  if ((src_planes && src_planes->images_staged()) || (dst_planes && dst_planes->images_staged())) {
+    enqueue_wait_.clear();  // (destroyed, not assigned over: see submit_frame)
+    enqueue_wait_.insert(enqueue_wait_.end(), wait.begin(), wait.end());
+    enqueue_wait_.insert(enqueue_wait_.end(), enqueued_.done.begin(), enqueued_.done.end());
+    after = &enqueue_wait_;
+  }
   submit_frame(device, profile, src_planes, dst_planes, src, dst, 0, steps, enqueue_step, side_queue_, enqueued_,
-               &wait);
+               after);
   if (enqueued_.done.size() == 1) return enqueued_.done.front();
   cl::Event all;
   device.download_queue().enqueueMarkerWithWaitList(&enqueued_.done, &all);

@@ -91,6 +91,7 @@ class FramePipeline {
   std::array<FrameInFlight, kDepth> ring_;  // in flight: count_ from oldest_, circularly
   int oldest_ = 0, count_ = 0;
   FrameInFlight enqueued_;  // for enqueue, whose frames are not kept
+  std::vector<cl::Event> enqueue_wait_;  // an enqueued frame's wait, and the frame before's end
   int64_t submitted_ = 0;
   const Device* device_ = nullptr;
   bool side_queue_ = false;

@@ -182,8 +182,8 @@ void Scale::plan_plane(Plane& pl, bool chroma, bool pair) {
   const ResampleFilter filter{params_.algorithm, params_.param_b, params_.param_c, params_.taps};
   const auto [h_axis, v_axis] = scale_axes(params_, pl.src_w, pl.src_h, pl.dst_w, pl.dst_h, chroma);
   const auto vt = build_resample_table(filter, v_axis);
-  const bool src_image = params_.src_storage == CLVF_STORAGE_CL_IMAGE;
-  const bool dst_image = params_.dst_storage == CLVF_STORAGE_CL_IMAGE && !float_output_;
+  const bool src_image = kernel_storage(*device_, params_.src_storage) == CLVF_STORAGE_CL_IMAGE;
+  const bool dst_image = kernel_storage(*device_, params_.dst_storage) == CLVF_STORAGE_CL_IMAGE && !float_output_;
   const int index = static_cast<int>(&pl - planes_.data());
   if (float_output_)
     pl.float_plane = scratch_buffer(*device_, CL_MEM_READ_WRITE,

@@ -51,10 +51,10 @@ std::vector<std::pair<DeviceEntry, cl::Device>> list_devices() {
 
 namespace {
 // CPU runtimes read and write images a sample at a time through calls (PoCL: the sampler, the
-// clamp and the format per access); a copy to and from a buffer is a memcpy. PoCL, 2 cores,
-// 1080p yuv420p through hwupload: colorspace_clvf 8 fps in place against 1,700 on host frames,
-// scale_clvf to 720p spline36 16 against 2,400, denoise_clvf 3.7 against 4.7 (4.6 staged).
-// Oclgrind calls itself a CPU and a GPU: it keeps images in place, and checks those kernels.
+// clamp and the format per access); a copy to and from a buffer is a memcpy. Through hwupload on
+// PoCL, scale_clvf and colorspace_clvf ran 35-67 times faster staged (bench/opencl_frames_fps.sh,
+// docs/troubleshooting.md). Oclgrind calls itself a CPU and a GPU: it keeps images in place, and
+// checks those kernels.
 bool stages_images_of(const cl::Device& device, const std::string& setting) {
   if (setting == "staged") return true;
   if (setting == "in-place") return false;

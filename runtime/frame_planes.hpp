@@ -37,8 +37,8 @@ struct PlaneShape {
 struct HostTransfers {
   std::atomic<uint64_t> staged_uploads{0}, staged_downloads{0};  // planes copied through staging
   std::atomic<uint64_t> direct_maps{0}, direct_maps_elsewhere{0};  // zero-copy destination maps
-  std::atomic<uint64_t> host_buffer_planes{0};
-  std::atomic<uint64_t> image_copies{0};  // staged images' planes copied in or out  // planes bound inside HostBuffers: nothing wrapped or mapped
+  std::atomic<uint64_t> host_buffer_planes{0};  // planes bound inside HostBuffers: nothing wrapped or mapped
+  std::atomic<uint64_t> image_copies{0};        // staged images' planes copied in or out
 };
 HostTransfers& host_transfers();
 

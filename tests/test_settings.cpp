@@ -112,8 +112,9 @@ TEST(Settings, DenoiseShapeIsCheckedAndAllowedShapesMakeADenoise) {
 TEST(Settings, FromTheEnvironment) {
   {
     ScopedEnv cache("CLVF_CACHE_DIR", "/tmp/clvf-settings-test"), poison("CLVF_POISON_SCRATCH", "0x2a"),
-        profile("CLVF_PROFILE", "1");
+        profile("CLVF_PROFILE", "1"), images("CLVF_IMAGES", "in-place");
     const Settings s = Settings::from_environment();
+    EXPECT_EQ(s.images, "in-place");
     EXPECT_EQ(s.cache_dir, "/tmp/clvf-settings-test");
     EXPECT_EQ(s.poison, 42);
     EXPECT_TRUE(s.profiling);

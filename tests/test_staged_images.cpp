@@ -7,9 +7,11 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <functional>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "checker_support.hpp"
 #include "component_check.hpp"
@@ -38,44 +40,55 @@ bool cpu_only(const Device& d) {
   return (type & CL_DEVICE_TYPE_CPU) && !(type & CL_DEVICE_TYPE_GPU);
 }
 
+clvf_scale_params scale_params(clvf_storage storage) {
+  clvf_scale_params p;
+  clvf_scale_params_default(&p);
+  p.format = p.dst_format = kFormat, p.src_width = kW, p.src_height = kH, p.dst_width = kDstW, p.dst_height = kDstH;
+  p.algorithm = CLVF_SCALE_SPLINE36, p.src_matrix = CLVF_MATRIX_BT709, p.dst_matrix = CLVF_MATRIX_SMPTE170M;
+  p.src_storage = p.dst_storage = storage;
+  return p;
+}
+
+clvf_colorspace_params colour_params(clvf_storage storage) {
+  clvf_colorspace_params p;
+  clvf_colorspace_params_default(&p);
+  p.width = kW, p.height = kH, p.src_format = p.dst_format = kFormat;
+  p.src_matrix = CLVF_MATRIX_BT709, p.dst_matrix = CLVF_MATRIX_BT2020_NCL;
+  p.src_storage = p.dst_storage = storage;
+  return p;
+}
+
+clvf_denoise_params denoise_params(clvf_storage storage) {
+  clvf_denoise_params p;
+  clvf_denoise_params_default(&p);
+  p.format = kFormat, p.width = kW, p.height = kH, p.patch_size = 5, p.research_size = 9;
+  p.src_storage = p.dst_storage = storage;
+  return p;
+}
+
+using Run = std::function<void(const clvf_frame&, const clvf_frame&)>;
+
+template <class Op, class Params>
+Run runner(std::shared_ptr<Device> d, const Params& p) {
+  auto op = std::make_shared<Op>(std::move(d), p);
+  return [op](const clvf_frame& s, const clvf_frame& t) { op->process(s, t); };
+}
+
 // Each operation of the test, made for a storage, run on one frame.
 struct Case {
   const char* name;
   int dst_w, dst_h;
-  std::function<std::function<void(const clvf_frame&, const clvf_frame&)>(std::shared_ptr<Device>, clvf_storage)> make;
+  Run (*make)(std::shared_ptr<Device>, clvf_storage);
 };
 
 std::vector<Case> cases() {
   return {
       {"scale with conversion", kDstW, kDstH,
-       [](std::shared_ptr<Device> d, clvf_storage storage) {
-         clvf_scale_params p;
-         clvf_scale_params_default(&p);
-         p.format = p.dst_format = kFormat, p.src_width = kW, p.src_height = kH, p.dst_width = kDstW, p.dst_height = kDstH;
-         p.algorithm = CLVF_SCALE_SPLINE36, p.src_matrix = CLVF_MATRIX_BT709, p.dst_matrix = CLVF_MATRIX_SMPTE170M;
-         p.src_storage = p.dst_storage = storage;
-         auto op = std::make_shared<ScaleConvert>(d, p);
-         return [op](const clvf_frame& s, const clvf_frame& t) { op->process(s, t); };
-       }},
+       [](std::shared_ptr<Device> d, clvf_storage s) { return runner<ScaleConvert>(d, scale_params(s)); }},
       {"colorspace", kW, kH,
-       [](std::shared_ptr<Device> d, clvf_storage storage) {
-         clvf_colorspace_params p;
-         clvf_colorspace_params_default(&p);
-         p.width = kW, p.height = kH, p.src_format = p.dst_format = kFormat;
-         p.src_matrix = CLVF_MATRIX_BT709, p.dst_matrix = CLVF_MATRIX_BT2020_NCL;
-         p.src_storage = p.dst_storage = storage;
-         auto op = std::make_shared<Colorspace>(d, p);
-         return [op](const clvf_frame& s, const clvf_frame& t) { op->process(s, t); };
-       }},
+       [](std::shared_ptr<Device> d, clvf_storage s) { return runner<Colorspace>(d, colour_params(s)); }},
       {"denoise", kW, kH,
-       [](std::shared_ptr<Device> d, clvf_storage storage) {
-         clvf_denoise_params p;
-         clvf_denoise_params_default(&p);
-         p.format = kFormat, p.width = kW, p.height = kH, p.patch_size = 5, p.research_size = 9;
-         p.src_storage = p.dst_storage = storage;
-         auto op = std::make_shared<Denoise>(d, p);
-         return [op](const clvf_frame& s, const clvf_frame& t) { op->process(s, t); };
-       }},
+       [](std::shared_ptr<Device> d, clvf_storage s) { return runner<Denoise>(d, denoise_params(s)); }},
   };
 }
 
@@ -130,38 +143,57 @@ TEST(StagedImages, SameBytesAsBuffersAndEveryPlaneCopied) {
 }
 
 // Enqueued frames share one set of staging buffers: frames enqueued back to back, with no wait
-// on the host between them, each give the output of their own source.
+// on the host between them, each give the output of their own source. Into images (their copies
+// out, on the kernels' queue, follow every plane's kernels) and into cl buffers (where nothing
+// on the kernels' queue waits for the chroma's kernels on the side queue before the next frame's
+// copies in).
 TEST(StagedImages, EnqueuedBackToBackEachGetTheirOwnOutput) {
   std::mt19937_64 rng(checker_seed() + 1);
   const auto d = open_with_images("staged");
-  clvf_scale_params p;
-  clvf_scale_params_default(&p);
-  p.format = p.dst_format = kFormat, p.src_width = kW, p.src_height = kH, p.dst_width = kDstW, p.dst_height = kDstH;
-  p.src_matrix = CLVF_MATRIX_BT709, p.dst_matrix = CLVF_MATRIX_SMPTE170M;
-  p.src_storage = p.dst_storage = CLVF_STORAGE_CL_IMAGE;
-  ScaleConvert scale(d, p);
-  const auto formats = colour_image_formats(kFormat);
-  constexpr int kFrames = 6;
-  std::vector<std::unique_ptr<TestFrame>> ins, outs;
-  std::vector<std::vector<RefPlane>> expected;
-  for (int n = 0; n < kFrames; ++n) {
-    ins.push_back(std::make_unique<TestFrame>(d->context(), d->queue(), CLVF_STORAGE_CL_IMAGE,
-                                              colour_plane_shapes(kFormat, kW, kH), formats));
-    ins.back()->fill(pack(kFormat, random_components(kFormat, kW, kH, rng), kW, kH));
-    outs.push_back(std::make_unique<TestFrame>(d->context(), d->queue(), CLVF_STORAGE_CL_IMAGE,
-                                               colour_plane_shapes(kFormat, kDstW, kDstH), formats));
-    scale.process(ins.back()->frame(), outs.back()->frame());
-    bool intact = false;
-    expected.push_back(outs.back()->read(&intact));
-    outs.back()->fill(pack(kFormat, random_components(kFormat, kDstW, kDstH, rng), kDstW, kDstH));
-  }
-  std::vector<cl::Event> events;
-  for (int n = 0; n < kFrames; ++n) events.push_back(scale.enqueue(ins[n]->frame(), outs[n]->frame(), {}));
-  cl::Event::waitForEvents(events);
-  for (int n = 0; n < kFrames; ++n) {
-    bool intact = false;
-    const auto got = outs[n]->read(&intact);
-    for (size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(got[i].data == expected[n][i].data) << "frame " << n << " plane " << i;
+  for (const bool convert : {true, false}) {
+    SCOPED_TRACE(convert ? "scale with conversion, images to images" : "scale, images to cl buffers");
+    const clvf_storage dst_storage = convert ? CLVF_STORAGE_CL_IMAGE : CLVF_STORAGE_CL_BUFFER;
+    constexpr int w = 640, h = 360, dst_w = 320, dst_h = 180;
+    clvf_scale_params p = scale_params(CLVF_STORAGE_CL_IMAGE);
+    p.src_width = w, p.src_height = h, p.dst_width = dst_w, p.dst_height = dst_h;
+    p.dst_storage = dst_storage;
+    if (!convert) {  // all 0: no conversion
+      p.dst_format = clvf_pixel_format{};
+      p.src_matrix = p.dst_matrix = clvf_matrix{};
+    }
+    const auto formats = colour_image_formats(kFormat);
+    ScaleConvert scale(d, p);
+    constexpr int kFrames = 8;
+    std::vector<std::unique_ptr<TestFrame>> ins, outs;
+    std::vector<std::vector<RefPlane>> expected;
+    for (int n = 0; n < kFrames; ++n) {
+      ins.push_back(std::make_unique<TestFrame>(d->context(), d->queue(), CLVF_STORAGE_CL_IMAGE,
+                                                colour_plane_shapes(kFormat, w, h), formats));
+      ins.back()->fill(pack(kFormat, random_components(kFormat, w, h, rng), w, h));
+      outs.push_back(std::make_unique<TestFrame>(d->context(), d->queue(), dst_storage,
+                                                 colour_plane_shapes(kFormat, dst_w, dst_h), formats));
+      scale.process(ins.back()->frame(), outs.back()->frame());
+      bool intact = false;
+      expected.push_back(outs.back()->read(&intact));
+      outs.back()->fill(pack(kFormat, random_components(kFormat, dst_w, dst_h, rng), dst_w, dst_h));
+    }
+    // The device's side queue held shut while the frames are enqueued, so that the kernels'
+    // queue runs ahead of it: a frame's copies in must still wait for the frame before's chroma.
+    cl::UserEvent gate(d->context());
+    const std::vector<cl::Event> shut{gate};
+    d->side_queue().enqueueBarrierWithWaitList(&shut);
+    std::vector<cl::Event> events;
+    for (int n = 0; n < kFrames; ++n) events.push_back(scale.enqueue(ins[n]->frame(), outs[n]->frame(), {}));
+    d->queue().flush();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    gate.setStatus(CL_COMPLETE);
+    cl::Event::waitForEvents(events);
+    for (int n = 0; n < kFrames; ++n) {
+      bool intact = false;
+      const auto got = outs[n]->read(&intact);
+      for (size_t i = 0; i < got.size(); ++i)
+        EXPECT_TRUE(got[i].data == expected[n][i].data) << "frame " << n << " plane " << i;
+    }
   }
 }
 

@@ -41,6 +41,7 @@ FramePlanes::FramePlanes(const Device& device, clvf_storage storage, std::vector
       zero_copy_(device.zero_copy_host() && storage == CLVF_STORAGE_HOST),
       images_staged_(kernel_storage(device, storage) != storage), is_output_(is_output) {
   if (images_staged_) {
+    regions_.resize(shapes_.size());
     staging_.resize(slots);
     for (auto& slot : staging_)
       for (const PlaneShape& s : shapes_)
@@ -73,6 +74,7 @@ void FramePlanes::bind(const clvf_frame& frame, int slot) {
   validate(frame);
   slot_ = slot;
   unbind();
+  for (size_t i = 0; i < regions_.size(); ++i) regions_[i] = image_region(i, frame.planes[i]);
   if (!zero_copy_) return;
   const cl_mem_flags access = is_output_ ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY;
   for (size_t i = 0; i < shapes_.size(); ++i) {
@@ -173,7 +175,7 @@ void FramePlanes::upload(const cl::CommandQueue& queue, const clvf_frame& frame,
     const clvf_plane& p = frame.planes[plane];
     done.emplace_back();
     queue.enqueueCopyImageToBuffer(cl::Image2D(p.mem, true), staging_[slot_][plane].device, {0, 0, 0},
-                                   image_region(plane, p), 0, after && !after->empty() ? after : nullptr,
+                                   regions_[plane], 0, after && !after->empty() ? after : nullptr,
                                    &done.back());
     ++host_transfers().image_copies;
     return;
@@ -194,7 +196,7 @@ void FramePlanes::download(const cl::CommandQueue& queue, const clvf_frame& fram
     const clvf_plane& p = frame.planes[plane];
     done.emplace_back();
     queue.enqueueCopyBufferToImage(staging_[slot_][plane].device, cl::Image2D(p.mem, true), 0, {0, 0, 0},
-                                   image_region(plane, p), after.empty() ? nullptr : &after, &done.back());
+                                   regions_[plane], after.empty() ? nullptr : &after, &done.back());
     ++host_transfers().image_copies;
     return;
   }

@@ -104,6 +104,7 @@ class FramePlanes {
   clvf_storage storage_;
   std::vector<PlaneShape> shapes_;
   std::vector<std::vector<Staging>> staging_;  // [slot][plane], staged host storage or images
+  std::vector<cl::array<size_t, 3>> regions_;  // staged images: the bound frame's planes' regions
   std::vector<cl::Buffer> wrapped_;            // host storage, zero copy: the bound frame's planes
   std::vector<const void*> in_place_;          // ... those inside HostBuffers (their wrapper empty), else null
   const char* which_;
